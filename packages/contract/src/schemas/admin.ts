@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { capabilities } from '../capabilities.ts';
+import { passwordPolicySchema, usernamePolicySchema } from '../validation.ts';
+import {
+  clientI18nSchema,
+  customRegisterCheckboxSchema,
+  recaptchaConfigurationSchema,
+  termsPrivacySchema,
+  themeSchema,
+} from './client.ts';
+
+/**
+ * What an operator sets on tenants and clients (today through the command line, later an admin
+ * console). Creation requires what has no sensible default; updates take any subset.
+ */
+
+const slug = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'lowercase letters, digits, - and _, at most 63 characters');
+const uri = z.url({ protocol: /^https?$/ }).max(2048);
+
+export const tenantSettingsSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  brandName: z.string().trim().max(200).nullable(),
+  termsUri: uri.nullable(),
+  privacyUri: uri.nullable(),
+  passwordlessAuthenticationAllowed: z.boolean(),
+  passwordBasedAuthenticationAllowed: z.boolean(),
+  registrationAllowed: z.boolean(),
+  resetPasswordAllowed: z.boolean(),
+  webauthnAllowed: z.boolean(),
+  passwordPolicy: passwordPolicySchema.nullable(),
+  passwordMaxAgeDays: z.number().int().min(1).max(3650).nullable(),
+  passwordWarningDays: z.number().int().min(1).max(365).nullable(),
+  passwordHistorySize: z.number().int().min(0).max(24),
+  customRegisterCheckbox: customRegisterCheckboxSchema.nullable(),
+});
+export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
+
+export const tenantCreateSchema = tenantSettingsSchema.partial().extend({ id: slug, name: z.string().trim().min(1).max(200) });
+export type TenantCreate = z.infer<typeof tenantCreateSchema>;
+export const tenantUpdateSchema = tenantSettingsSchema.partial();
+export type TenantUpdateInput = z.infer<typeof tenantUpdateSchema>;
+
+export const grantTypeSchema = z.enum(['authorization_code', 'refresh_token']);
+export const tokenEndpointAuthMethodSchema = z.enum(['none', 'client_secret_basic', 'client_secret_post']);
+
+export const clientSettingsSchema = z.object({
+  tenantId: slug,
+  name: z.string().trim().min(1).max(200),
+  logoUri: uri.nullable(),
+  theme: themeSchema,
+  i18n: clientI18nSchema,
+  permissions: z.array(z.enum(capabilities)),
+  googleAppId: z.string().min(1).max(300).nullable(),
+  facebookAppId: z.string().min(1).max(300).nullable(),
+  usernamePolicy: usernamePolicySchema.nullable(),
+  recaptcha: recaptchaConfigurationSchema.extend({ secret: z.string().min(1).max(300).optional() }),
+  termsPrivacy: termsPrivacySchema,
+  redirectUris: z.array(uri).min(1).max(20),
+  postLogoutRedirectUris: z.array(uri).max(20),
+  grantTypes: z.array(grantTypeSchema).min(1),
+  tokenEndpointAuthMethod: tokenEndpointAuthMethodSchema,
+  /** Clear text only on the way in; it is stored as an argon2id hash. */
+  secret: z.string().min(8).max(200).nullable(),
+});
+export type ClientSettings = z.infer<typeof clientSettingsSchema>;
+
+export const clientCreateSchema = clientSettingsSchema.partial().extend({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, ., - and _, at most 100 characters'),
+  tenantId: slug,
+  name: z.string().trim().min(1).max(200),
+  redirectUris: z.array(uri).min(1).max(20),
+});
+export type ClientCreate = z.infer<typeof clientCreateSchema>;
+export const clientUpdateSchema = clientSettingsSchema.partial();
+export type ClientUpdateInput = z.infer<typeof clientUpdateSchema>;

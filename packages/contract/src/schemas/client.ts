@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { HEX_COLOUR_PATTERN, passwordPolicySchema, usernamePolicySchema } from '../validation.ts';
+import { capabilities } from '../capabilities.ts';
+import { localeSchema } from './common.ts';
+
+const colour = z.string().regex(HEX_COLOUR_PATTERN, 'Colours are #RRGGBB');
+const uri = z.url({ protocol: /^https?$/ }).max(2048);
+
+export const themeSchema = z.object({
+  primaryColor: colour.optional(),
+  backgroundColor: colour.optional(),
+  backgroundImageUri: uri.optional(),
+  buttonColor: colour.optional(),
+  title: z.string().max(200).optional(),
+  iconUri: uri.optional(),
+  hyperlink: uri.optional(),
+  hyperlinkedText: z.string().max(200).optional(),
+});
+export type Theme = z.infer<typeof themeSchema>;
+
+export const clientI18nSchema = z.object({
+  defaultLocale: localeSchema.optional(),
+});
+export type ClientI18n = z.infer<typeof clientI18nSchema>;
+
+export const recaptchaConfigurationSchema = z.object({
+  enabled: z.boolean(),
+  siteKey: z.string().max(200).optional(),
+});
+export type RecaptchaConfiguration = z.infer<typeof recaptchaConfigurationSchema>;
+
+export const termsPrivacySchema = z.object({
+  brandName: z.string().max(200).optional(),
+  termsUri: uri.optional(),
+  privacyUri: uri.optional(),
+});
+export type TermsPrivacy = z.infer<typeof termsPrivacySchema>;
+
+export const socialAppSchema = z.object({ clientId: z.string().min(1).max(300) });
+
+export const customRegisterCheckboxSchema = z.object({
+  name: z.string().min(1).max(300),
+  termUrl: uri.optional(),
+  policyUrl: uri.optional(),
+});
+
+/** The tenant switches of SPEC.md section 3. */
+export const tenantSwitchesSchema = z.object({
+  passwordlessAuthenticationAllowed: z.boolean(),
+  passwordBasedAuthenticationAllowed: z.boolean(),
+  registrationAllowed: z.boolean(),
+  resetPasswordAllowed: z.boolean(),
+  webauthnAllowed: z.boolean(),
+});
+export type TenantSwitches = z.infer<typeof tenantSwitchesSchema>;
+
+export const tenantSchema = tenantSwitchesSchema.extend({
+  id: z.string(),
+  name: z.string(),
+  brandName: z.string().nullable(),
+  termsUri: z.string().nullable(),
+  privacyUri: z.string().nullable(),
+  customRegisterCheckbox: customRegisterCheckboxSchema.nullable(),
+  passwordPolicy: passwordPolicySchema,
+});
+export type Tenant = z.infer<typeof tenantSchema>;
+
+/** What the login-flow screens learn about the client that sent the user. */
+export const publicClientSchema = z.object({
+  clientId: z.string(),
+  clientName: z.string(),
+  logoUri: z.string().nullable(),
+  theme: themeSchema,
+  i18n: clientI18nSchema,
+  permissions: z.array(z.enum(capabilities)),
+  ggApp: socialAppSchema.nullable(),
+  fbApp: socialAppSchema.nullable(),
+  tenantId: z.string(),
+  tenant: tenantSchema,
+  usernamePolicy: usernamePolicySchema.nullable(),
+  recaptchaConfiguration: recaptchaConfigurationSchema,
+  termsPrivacy: termsPrivacySchema,
+});
+export type PublicClient = z.infer<typeof publicClientSchema>;

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, USERNAME_MAX_LENGTH } from '../validation.ts';
+
+export const errorEnvelopeSchema = z.object({
+  error: z.object({
+    code: z.number().int(),
+    message: z.string(),
+    /** The offending field (snake_case, as sent) for validation errors. */
+    field: z.string().optional(),
+  }),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+export const localeSchema = z.enum(['vi', 'en']);
+export type Locale = z.infer<typeof localeSchema>;
+export const DEFAULT_LOCALE: Locale = 'vi';
+
+/** Interaction uids and other opaque challenges: URL-safe random strings. */
+export const challengeSchema = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/);
+export const clientIdSchema = z.string().min(1).max(100);
+export const usernameSchema = z.string().trim().min(1).max(USERNAME_MAX_LENGTH);
+export const passwordSchema = z.string().min(1).max(PASSWORD_MAX_LENGTH);
+
+export const redirectSchema = z.object({ redirectTo: z.string() });

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { requestBody } from '../wire.ts';
+import { challengeSchema, clientIdSchema, passwordSchema, usernameSchema } from './common.ts';
+import { publicClientSchema } from './client.ts';
+
+export const challengeParamsSchema = z.object({ challenge: challengeSchema });
+
+export const oidcContextSchema = z.object({
+  loginHint: z.string().optional(),
+  uiLocales: z.string().optional(),
+});
+
+/** GET /api/v1/requests/login/{challenge} */
+export const loginRequestInfoSchema = z.object({
+  challenge: z.string(),
+  skip: z.boolean(),
+  redirectTo: z.string().optional(),
+  client: publicClientSchema,
+  oidcContext: oidcContextSchema,
+});
+export type LoginRequestInfo = z.infer<typeof loginRequestInfoSchema>;
+
+/** GET /api/v1/requests/logout/{challenge} */
+export const logoutRequestInfoSchema = z.object({
+  challenge: z.string(),
+  autoConfirm: z.boolean(),
+  client: publicClientSchema.nullable(),
+});
+export type LogoutRequestInfo = z.infer<typeof logoutRequestInfoSchema>;
+
+/** POST /api/v1/requests/logout/{challenge} */
+export const logoutDecisionBodySchema = requestBody({ confirmed: z.boolean() });
+
+export const tokenTypeSchema = z.enum(['totp', 'sms', 'email']);
+export type TokenType = z.infer<typeof tokenTypeSchema>;
+
+/** POST /api/v1/users/login */
+export const passwordLoginBodySchema = requestBody({
+  challenge: challengeSchema,
+  username: usernameSchema,
+  password: passwordSchema,
+  clientId: clientIdSchema.optional(),
+  recaptchaToken: z.string().max(4096).optional(),
+});
+export type PasswordLoginBody = z.output<typeof passwordLoginBodySchema>;
+
+export const passwordWarningSchema = z.object({
+  /** Unix time (seconds) at which the password expires. */
+  expiresAt: z.number().int(),
+  daysLeft: z.number().int(),
+});
+
+export const loginResponseSchema = z.object({
+  redirectTo: z.string().optional(),
+  mfaRequired: z.boolean().optional(),
+  tokenType: tokenTypeSchema.optional(),
+  mfaToken: z.string().optional(),
+  passwordWarning: passwordWarningSchema.optional(),
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+/**
+ * Shared validation rules (SPEC.md section 5). The server enforces them and the SPA's forms use
+ * the same functions, so a value the screen accepts is a value the API accepts.
+ */
+
+/** Local part of letters, digits, underscore, dot or hyphen; domain labels of 2+ characters, 1+ dot. */
+export const EMAIL_PATTERN = /^[A-Za-z0-9_.-]+@(?:[A-Za-z0-9-]{2,}\.)+[A-Za-z0-9-]{2,}$/;
+export const PHONE_PATTERN = /^\d{10}$/;
+export const CODE_PATTERN = /^\d+$/;
+
+export const EMAIL_MAX_LENGTH = 254;
+export const PHONE_LENGTH = 10;
+export const NAME_MAX_LENGTH = 255;
+export const PASSWORD_MAX_LENGTH = 128;
+export const USERNAME_MAX_LENGTH = EMAIL_MAX_LENGTH;
+export const OTP_LENGTH = 6;
+export const DEVICE_NAME_MAX_LENGTH = 255;
+
+/** "Space and common punctuation". */
+export const SPECIAL_CHARACTERS = ' !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
+
+export function isEmail(value: string): boolean {
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value);
+}
+
+export function isPhoneNumber(value: string): boolean {
+  return PHONE_PATTERN.test(value);
+}
+
+export function isCode(value: string): boolean {
+  return CODE_PATTERN.test(value);
+}
+
+/** E-mail addresses are compared case-insensitively and stored in lower case. */
+export function normalizeUsername(value: string): string {
+  const trimmed = value.trim();
+  return trimmed.includes('@') ? trimmed.toLowerCase() : trimmed;
+}
+
+export const passwordPolicySchema = z.object({
+  minLength: z.number().int().min(1).max(PASSWORD_MAX_LENGTH),
+  uppercase: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
+  number: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
+  special: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
+});
+export type PasswordPolicy = z.infer<typeof passwordPolicySchema>;
+
+export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = { minLength: 6, uppercase: 0, number: 0, special: 0 };
+
+export type PasswordRequirement = 'minLength' | 'uppercase' | 'number' | 'special' | 'maxLength';
+
+/** The requirements of `policy` that `password` does not meet; empty when it is acceptable. */
+export function unmetPasswordRequirements(password: string, policy: PasswordPolicy = DEFAULT_PASSWORD_POLICY): PasswordRequirement[] {
+  const unmet: PasswordRequirement[] = [];
+  const chars = [...password];
+  if (chars.length < policy.minLength) unmet.push('minLength');
+  if (chars.length > PASSWORD_MAX_LENGTH) unmet.push('maxLength');
+  if (chars.filter((c) => c >= 'A' && c <= 'Z').length < policy.uppercase) unmet.push('uppercase');
+  if (chars.filter((c) => c >= '0' && c <= '9').length < policy.number) unmet.push('number');
+  if (chars.filter((c) => SPECIAL_CHARACTERS.includes(c)).length < policy.special) unmet.push('special');
+  return unmet;
+}
+
+export const usernamePolicySchema = z.object({
+  email: z
+    .object({
+      allowedDomains: z.array(z.string().min(1).max(253)).max(100).optional(),
+      regexValidation: z.string().max(500).optional(),
+    })
+    .optional(),
+  phone: z
+    .object({
+      regexValidation: z.string().max(500).optional(),
+    })
+    .optional(),
+});
+export type UsernamePolicy = z.infer<typeof usernamePolicySchema>;
+
+export type UsernameKind = 'email' | 'phone';
+
+/** The label a screen shows for a username field that accepts these kinds. */
+export function usernameLabelKey(kinds: readonly UsernameKind[]): 'email' | 'phoneNumber' | 'emailOrPhoneNumber' {
+  if (kinds.includes('email') && kinds.includes('phone')) return 'emailOrPhoneNumber';
+  return kinds.includes('phone') ? 'phoneNumber' : 'email';
+}
+
+function matchesRegex(value: string, source: string | undefined): boolean {
+  if (!source) return true;
+  try {
+    return new RegExp(source).test(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Which kind of username `value` is, judged by the allowed kinds and the client's username policy;
+ * null when it has an invalid format. A type's policy applies only when that type is allowed;
+ * without a policy the default e-mail and phone rules apply.
+ */
+export function classifyUsername(value: string, allowed: readonly UsernameKind[], policy?: UsernamePolicy | null): UsernameKind | null {
+  if (value.length === 0 || value.length > USERNAME_MAX_LENGTH) return null;
+  if (value.includes('@')) {
+    if (!allowed.includes('email')) return null;
+    const rule = policy?.email;
+    if (!rule) return isEmail(value) ? 'email' : null;
+    const domain = value.slice(value.lastIndexOf('@') + 1).toLowerCase();
+    const domains = rule.allowedDomains?.map((d) => d.toLowerCase()) ?? [];
+    if (domains.length > 0 && !domains.includes(domain)) return null;
+    if (!rule.regexValidation && !isEmail(value)) return null;
+    return matchesRegex(value, rule.regexValidation) ? 'email' : null;
+  }
+  if (!allowed.includes('phone')) return null;
+  const rule = policy?.phone;
+  if (!rule?.regexValidation) return isPhoneNumber(value) ? 'phone' : null;
+  return matchesRegex(value, rule.regexValidation) ? 'phone' : null;
+}
+
+export const HEX_COLOUR_PATTERN = /^#[0-9A-Fa-f]{6}$/;

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+/**
+ * Configuration from the environment, parsed and checked once at start-up. A bad value stops
+ * start-up with a message naming the variable. `.env.example` lists every variable.
+ */
+
+const boolish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:|postgres:\/\/|postgresql:\/\/)/, 'must start with sqlite: or postgres://')
+    .default('sqlite:./data/passgate.sqlite'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** JSON Web Key Set (private keys) to sign tokens with; generated and stored on first start when unset. */
+  OIDC_JWKS: z.string().optional(),
+  /** Comma-separated secrets to sign the provider's cookies with; generated and stored when unset. */
+  COOKIE_KEYS: z.string().optional(),
+  /** Secret for keyed hashes of one-time codes and encryption of stored secrets; generated when unset. */
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Trust X-Forwarded-* headers from a reverse proxy in front of Passgate. */
+  TRUST_PROXY: boolish.default(false),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Passgate <no-reply@localhost>'),
+  SMS_PROVIDER: z.enum(['outbox', 'twilio', 'esms']).optional(),
+  /** Seed the demo tenant, clients and user on start (default: on in development only). */
+  SEED_DEMO: boolish.optional(),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86400).default(3600),
+  ID_TOKEN_TTL: z.coerce.number().int().min(60).max(86400).default(3600),
+  REFRESH_TOKEN_TTL: z.coerce.number().int().min(300).max(31536000).default(14 * 86400),
+  SESSION_TTL: z.coerce.number().int().min(300).max(31536000).default(14 * 86400),
+  LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  LOGIN_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  issuer: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+  oidcJwks: { keys: Record<string, unknown>[] } | undefined;
+  cookieKeys: string[] | undefined;
+  appSecret: string | undefined;
+  trustProxy: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  smsProvider: 'outbox' | 'twilio' | 'esms';
+  seedDemo: boolean;
+  devTools: boolean;
+  ttl: { accessToken: number; idToken: number; refreshToken: number; session: number; interaction: number };
+  rateLimit: { loginPerIp: number; loginPerAccount: number };
+  webDistDir: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === 'production';
+
+  let oidcJwks: Config['oidcJwks'];
+  if (env.OIDC_JWKS) {
+    try {
+      const value = JSON.parse(env.OIDC_JWKS) as { keys?: unknown };
+      if (!Array.isArray(value.keys) || value.keys.length === 0) throw new Error('no keys');
+      oidcJwks = value as Config['oidcJwks'];
+    } catch {
+      throw new ConfigError('Invalid configuration:\n  OIDC_JWKS: must be a JSON Web Key Set with private keys ({"keys":[…]})');
+    }
+  }
+
+  if (isProduction) {
+    const missing = [
+      !env.PUBLIC_URL && 'PUBLIC_URL',
+      !env.SMTP_URL && 'SMTP_URL',
+      (!env.SMS_PROVIDER || env.SMS_PROVIDER === 'outbox') && 'SMS_PROVIDER (twilio or esms)',
+    ].filter(Boolean);
+    if (missing.length > 0) {
+      throw new ConfigError(`Invalid configuration:\n  production mode needs real settings for: ${missing.join(', ')}`);
+    }
+  }
+
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  return {
+    env: env.NODE_ENV,
+    isProduction,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl,
+    issuer: `${publicUrl}/oidc`,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    logLevel: env.LOG_LEVEL,
+    oidcJwks,
+    cookieKeys: env.COOKIE_KEYS?.split(',').map((k) => k.trim()).filter(Boolean),
+    appSecret: env.APP_SECRET,
+    trustProxy: env.TRUST_PROXY,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    smsProvider: env.SMS_PROVIDER ?? 'outbox',
+    seedDemo: env.SEED_DEMO ?? !isProduction,
+    devTools: !isProduction,
+    ttl: {
+      accessToken: env.ACCESS_TOKEN_TTL,
+      idToken: env.ID_TOKEN_TTL,
+      refreshToken: env.REFRESH_TOKEN_TTL,
+      session: env.SESSION_TTL,
+      interaction: 600,
+    },
+    rateLimit: { loginPerIp: env.LOGIN_RATE_LIMIT_PER_IP, loginPerAccount: env.LOGIN_RATE_LIMIT_PER_ACCOUNT },
+    webDistDir: new URL('../../web/dist', import.meta.url).pathname,
+    ...overrides,
+  };
+}

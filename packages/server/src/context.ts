@@ -1,0 +1,86 @@
+import { Redis } from 'ioredis';
+import type Provider from 'oidc-provider';
+import type { Config } from './config.ts';
+import { createDatabase, migrateToLatest, type Db } from './db/database.ts';
+import { createAdapterFactory } from './oidc/adapter.ts';
+import { clientMetadata, createProvider } from './oidc/provider.ts';
+import { loadServerSecrets } from './oidc/server-secrets.ts';
+import { createLogoutRequests, type LogoutRequests } from './oidc/logout-requests.ts';
+import { createServerKeys, type ServerKeys } from './lib/server-keys.ts';
+import { createTenantQueries, type TenantQueries } from './features/tenants/tenants.queries.ts';
+import { createClientQueries, type ClientQueries } from './features/clients/clients.queries.ts';
+import { createUserQueries, type UserQueries } from './features/users/users.queries.ts';
+import { createAuditQueries, type AuditQueries } from './features/audit/audit.queries.ts';
+import { createRateLimits, type RateLimits } from './plugins/rate-limits.ts';
+import { createMessaging, type Messaging } from './messaging/messaging.ts';
+
+/**
+ * Everything the server is made of, wired once (plain factories, no container). `buildApp` turns it
+ * into routes; the command line uses the same context without an HTTP server.
+ */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  redis: Redis | undefined;
+  keys: ServerKeys;
+  provider: Provider;
+  logoutRequests: LogoutRequests;
+  tenants: TenantQueries;
+  clients: ClientQueries;
+  users: UserQueries;
+  audit: AuditQueries;
+  rateLimits: RateLimits;
+  messaging: Messaging;
+  close(): Promise<void>;
+}
+
+export function avatarPath(avatarKey: string): string {
+  return `/api/v1/avatars/${avatarKey}`;
+}
+
+export async function createAppContext(config: Config): Promise<AppContext> {
+  const db = createDatabase(config.databaseUrl);
+  await migrateToLatest(db);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+
+  const secrets = await loadServerSecrets(db, config);
+  const keys = createServerKeys(secrets.appSecret);
+  const tenants = createTenantQueries(db);
+  const clients = createClientQueries(db);
+  const users = createUserQueries(db);
+  const audit = createAuditQueries(db);
+
+  const adapterFor = createAdapterFactory({ db, redis }, async (clientId) => {
+    const client = await clients.findById(clientId);
+    return client ? clientMetadata(client) : undefined;
+  });
+  const logoutRequests = createLogoutRequests(adapterFor('LogoutRequest'));
+  const provider = createProvider({
+    config,
+    secrets,
+    adapter: adapterFor,
+    findClient: (id) => clients.findById(id),
+    findUser: (id) => users.findById(id),
+    avatarUrl: (user) => (user.avatar_key ? `${config.publicUrl}${avatarPath(user.avatar_key)}` : null),
+    logoutRequests,
+  });
+
+  return {
+    config,
+    db,
+    redis,
+    keys,
+    provider,
+    logoutRequests,
+    tenants,
+    clients,
+    users,
+    audit,
+    rateLimits: createRateLimits(config, redis),
+    messaging: createMessaging(config, db),
+    async close() {
+      await db.destroy();
+      if (redis) await redis.quit().catch(() => undefined);
+    },
+  };
+}

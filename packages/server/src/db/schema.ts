@@ -1,0 +1,182 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * The database, as Kysely sees it. Timestamps are Unix milliseconds (bigint), booleans are 0/1
+ * integers and structured values are JSON text, so the same queries run on SQLite and PostgreSQL.
+ */
+
+type Bool = number;
+type Json = string;
+type Millis = number;
+
+export interface TenantsTable {
+  id: string;
+  name: string;
+  brand_name: string | null;
+  terms_uri: string | null;
+  privacy_uri: string | null;
+  passwordless_authentication_allowed: Bool;
+  password_based_authentication_allowed: Bool;
+  registration_allowed: Bool;
+  reset_password_allowed: Bool;
+  webauthn_allowed: Bool;
+  /** PasswordPolicy JSON, null for the default policy. */
+  password_policy: Json | null;
+  /** Days a password stays valid; null: never expires. */
+  password_max_age_days: number | null;
+  /** Days before expiry during which sign-in warns. */
+  password_warning_days: number | null;
+  /** How many previous passwords may not be reused. */
+  password_history_size: number;
+  /** {name, termUrl, policyUrl} JSON of the custom registration checkbox. */
+  custom_register_checkbox: Json | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface ClientsTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  logo_uri: string | null;
+  theme: Json;
+  i18n: Json;
+  /** Capability strings; an empty list means every capability. */
+  permissions: Json;
+  google_app_id: string | null;
+  facebook_app_id: string | null;
+  username_policy: Json | null;
+  recaptcha_enabled: Bool;
+  recaptcha_site_key: string | null;
+  /** Encrypted with the server key; never returned. */
+  recaptcha_secret_enc: string | null;
+  terms_privacy: Json;
+  redirect_uris: Json;
+  post_logout_redirect_uris: Json;
+  grant_types: Json;
+  /** 'none' for public clients, else 'client_secret_basic' or 'client_secret_post'. */
+  token_endpoint_auth_method: string;
+  /** argon2id hash of the client secret; null for public clients. */
+  secret_hash: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface UsersTable {
+  id: string;
+  tenant_id: string;
+  email: string | null;
+  email_verified: Bool;
+  phone_number: string | null;
+  phone_number_verified: Bool;
+  name: string | null;
+  /** Unix seconds. */
+  birthday: number | null;
+  gender: string | null;
+  locale: string | null;
+  avatar_key: string | null;
+  password_hash: string | null;
+  password_changed_at: Millis | null;
+  registration_method: string;
+  /** 'pending' (registered, not activated), 'active' or 'disabled'. */
+  status: string;
+  enable_mfa: Bool;
+  authenticator_type: string | null;
+  totp_secret_enc: string | null;
+  failed_login_count: number;
+  locked_until: Millis | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface PasswordHistoryTable {
+  id: string;
+  user_id: string;
+  password_hash: string;
+  created_at: Millis;
+}
+
+export interface OneTimeCodesTable {
+  id: string;
+  tenant_id: string;
+  user_id: string | null;
+  /** activation, recovery, email_change, phone_change, mfa, passwordless, webauthn_activation, webauthn_deletion… */
+  purpose: string;
+  /** Where the code was sent: an e-mail address or a phone number. */
+  destination: string;
+  /** Keyed hash (HMAC-SHA-256) of the code; the code itself is never stored. */
+  code_hash: string;
+  /** Extra data the purpose needs (JSON), such as a new address awaiting confirmation. */
+  payload: Json | null;
+  attempts: number;
+  expires_at: Millis;
+  consumed_at: Millis | null;
+  last_sent_at: Millis;
+  created_at: Millis;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  tenant_id: string | null;
+  user_id: string | null;
+  client_id: string | null;
+  type: string;
+  ip: string | null;
+  user_agent: string | null;
+  details: Json | null;
+  created_at: Millis;
+}
+
+export interface OidcPayloadsTable {
+  model: string;
+  id: string;
+  payload: Json;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: Millis | null;
+  consumed_at: Millis | null;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: Json;
+  created_at: Millis;
+}
+
+export interface DevOutboxTable {
+  id: string;
+  /** 'email' or 'sms'. */
+  channel: string;
+  recipient: string;
+  subject: string | null;
+  text: string;
+  html: string | null;
+  /** The one-time code the message carries, when it carries one. */
+  code: string | null;
+  created_at: Millis;
+}
+
+export interface Database {
+  tenants: TenantsTable;
+  clients: ClientsTable;
+  users: UsersTable;
+  password_history: PasswordHistoryTable;
+  one_time_codes: OneTimeCodesTable;
+  audit_events: AuditEventsTable;
+  oidc_payloads: OidcPayloadsTable;
+  server_secrets: ServerSecretsTable;
+  dev_outbox: DevOutboxTable;
+}
+
+export type TenantRow = Selectable<TenantsTable>;
+export type NewTenantRow = Insertable<TenantsTable>;
+export type TenantUpdate = Updateable<TenantsTable>;
+export type ClientRow = Selectable<ClientsTable>;
+export type NewClientRow = Insertable<ClientsTable>;
+export type ClientUpdate = Updateable<ClientsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type OneTimeCodeRow = Selectable<OneTimeCodesTable>;
+export type AuditEventRow = Selectable<AuditEventsTable>;

@@ -1,0 +1,56 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { AuditEventRow, Database } from '../../db/schema.ts';
+import { newId } from '../../lib/ids.ts';
+import { redactSecrets } from '../../lib/redact.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Security-relevant events (DESIGN.md section 7). Add new types here as features arrive. */
+export type AuditEventType =
+  | 'login.success'
+  | 'login.failure'
+  | 'login.locked'
+  | 'logout'
+  | 'user.created'
+  | 'password.changed'
+  | 'client.created'
+  | 'client.updated'
+  | 'client.removed'
+  | 'tenant.created'
+  | 'tenant.updated'
+  | 'tenant.removed';
+
+export interface AuditEvent {
+  type: AuditEventType;
+  tenantId?: string | null;
+  userId?: string | null;
+  clientId?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+  details?: Record<string, unknown>;
+}
+
+export function createAuditQueries(db: Executor) {
+  return {
+    async record(event: AuditEvent, at = Date.now()): Promise<void> {
+      await db
+        .insertInto('audit_events')
+        .values({
+          id: newId(),
+          type: event.type,
+          tenant_id: event.tenantId ?? null,
+          user_id: event.userId ?? null,
+          client_id: event.clientId ?? null,
+          ip: event.ip ?? null,
+          user_agent: event.userAgent?.slice(0, 512) ?? null,
+          details: event.details ? JSON.stringify(redactSecrets(event.details)) : null,
+          created_at: at,
+        })
+        .execute();
+    },
+    async listForUser(userId: string, limit = 50): Promise<AuditEventRow[]> {
+      return db.selectFrom('audit_events').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').limit(limit).execute();
+    },
+  };
+}
+export type AuditQueries = ReturnType<typeof createAuditQueries>;

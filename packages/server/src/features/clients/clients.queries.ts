@@ -1,0 +1,113 @@
+import type { Kysely, Transaction } from 'kysely';
+import {
+  effectiveCapabilities,
+  type ClientI18n,
+  type PublicClient,
+  type TermsPrivacy,
+  type Theme,
+  type UsernamePolicy,
+} from '@passgate/contract';
+import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../../db/schema.ts';
+import { bool, parseJson } from '../../lib/json.ts';
+import { toPublicTenant, type TenantRecord } from '../tenants/tenants.queries.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface ClientRecord {
+  id: string;
+  tenantId: string;
+  name: string;
+  logoUri: string | null;
+  theme: Theme;
+  i18n: ClientI18n;
+  /** As configured; an empty list means every capability (see `effectiveCapabilities`). */
+  permissions: string[];
+  googleAppId: string | null;
+  facebookAppId: string | null;
+  usernamePolicy: UsernamePolicy | null;
+  recaptcha: { enabled: boolean; siteKey: string | null; secretEnc: string | null };
+  termsPrivacy: TermsPrivacy;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  grantTypes: string[];
+  tokenEndpointAuthMethod: string;
+  secretHash: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function toClientRecord(row: ClientRow): ClientRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    name: row.name,
+    logoUri: row.logo_uri,
+    theme: parseJson(row.theme, {}),
+    i18n: parseJson(row.i18n, {}),
+    permissions: parseJson(row.permissions, []),
+    googleAppId: row.google_app_id,
+    facebookAppId: row.facebook_app_id,
+    usernamePolicy: parseJson(row.username_policy, null),
+    recaptcha: { enabled: bool(row.recaptcha_enabled), siteKey: row.recaptcha_site_key, secretEnc: row.recaptcha_secret_enc },
+    termsPrivacy: parseJson(row.terms_privacy, {}),
+    redirectUris: parseJson(row.redirect_uris, []),
+    postLogoutRedirectUris: parseJson(row.post_logout_redirect_uris, []),
+    grantTypes: parseJson(row.grant_types, ['authorization_code']),
+    tokenEndpointAuthMethod: row.token_endpoint_auth_method,
+    secretHash: row.secret_hash,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** What the login-flow screens may know about a client: never its secrets or OIDC metadata. */
+export function toPublicClient(client: ClientRecord, tenant: TenantRecord): PublicClient {
+  return {
+    clientId: client.id,
+    clientName: client.name,
+    logoUri: client.logoUri,
+    theme: client.theme,
+    i18n: client.i18n,
+    permissions: [...effectiveCapabilities(client.permissions)],
+    ggApp: client.googleAppId ? { clientId: client.googleAppId } : null,
+    fbApp: client.facebookAppId ? { clientId: client.facebookAppId } : null,
+    tenantId: client.tenantId,
+    tenant: toPublicTenant(tenant),
+    usernamePolicy: client.usernamePolicy,
+    recaptchaConfiguration: {
+      enabled: client.recaptcha.enabled,
+      ...(client.recaptcha.siteKey ? { siteKey: client.recaptcha.siteKey } : {}),
+    },
+    termsPrivacy: client.termsPrivacy,
+  };
+}
+
+export function createClientQueries(db: Executor) {
+  return {
+    async findById(id: string): Promise<ClientRecord | undefined> {
+      const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toClientRecord(row);
+    },
+    async list(tenantId?: string): Promise<ClientRecord[]> {
+      let query = db.selectFrom('clients').selectAll().orderBy('id');
+      if (tenantId) query = query.where('tenant_id', '=', tenantId);
+      return (await query.execute()).map(toClientRecord);
+    },
+    async countForTenant(tenantId: string): Promise<number> {
+      const row = await db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async insert(row: NewClientRow): Promise<void> {
+      await db.insertInto('clients').values(row).execute();
+    },
+    async update(id: string, changes: ClientUpdate): Promise<boolean> {
+      const result = await db.updateTable('clients').set(changes).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async remove(id: string): Promise<boolean> {
+      const result = await db.deleteFrom('clients').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+export type ClientQueries = ReturnType<typeof createClientQueries>;

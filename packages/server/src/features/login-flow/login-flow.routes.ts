@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  challengeParamsSchema,
+  errorEnvelopeSchema,
+  loginRequestInfoSchema,
+  loginResponseSchema,
+  logoutDecisionBodySchema,
+  logoutRequestInfoSchema,
+  passwordLoginBodySchema,
+  redirectSchema,
+} from '@passgate/contract';
+import type { AppContext } from '../../context.ts';
+import { createLoginFlowService, type RequestMeta } from './login-flow.service.ts';
+import { logoutContinuationPage } from './logout-continuation-page.ts';
+
+export function requestMeta(request: FastifyRequest): RequestMeta {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema, 429: errorEnvelopeSchema };
+
+/** The sign-in and sign-out steps of the hosted login flow (SPEC.md section 7, login flow). */
+export async function loginFlowRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  const service = createLoginFlowService(ctx);
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get('/api/v1/requests/login/:challenge', {
+    schema: {
+      tags: ['login flow'],
+      summary: 'Read the sign-in request behind a challenge: the client, its theme, its tenant and whether to skip',
+      params: challengeParamsSchema,
+      response: { 200: loginRequestInfoSchema, ...errors },
+    },
+    handler: (request) => service.getLoginRequest(request.params.challenge),
+  });
+
+  api.post('/api/v1/users/login', {
+    schema: {
+      tags: ['login flow'],
+      summary: 'Sign in with e-mail or phone number and password',
+      body: passwordLoginBodySchema,
+      response: { 200: loginResponseSchema, ...errors },
+    },
+    handler: (request) => service.passwordLogin(request.body, requestMeta(request)),
+  });
+
+  api.get('/api/v1/requests/logout/:challenge', {
+    schema: {
+      tags: ['login flow'],
+      summary: 'Read a logout request waiting for the user to confirm',
+      params: challengeParamsSchema,
+      response: { 200: logoutRequestInfoSchema, ...errors },
+    },
+    handler: (request) => service.getLogoutRequest(request.params.challenge),
+  });
+
+  api.post('/api/v1/requests/logout/:challenge', {
+    schema: {
+      tags: ['login flow'],
+      summary: 'Confirm (Log out) or cancel (Back) a logout request',
+      params: challengeParamsSchema,
+      body: logoutDecisionBodySchema,
+      response: { 200: redirectSchema, ...errors },
+    },
+    handler: (request) => service.decideLogout(request.params.challenge, request.body.confirmed, requestMeta(request)),
+  });
+
+  api.get('/api/v1/requests/logout/:challenge/continue', {
+    schema: {
+      tags: ['login flow'],
+      summary: 'Finish a confirmed logout: a page that posts the confirmation to the provider from this browser',
+      params: challengeParamsSchema,
+    },
+    handler: async (request, reply) => {
+      const form = await service.logoutContinuation(request.params.challenge);
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(logoutContinuationPage(form));
+    },
+  });
+
+  // The one script the continuation page runs; served from here so the CSP needs no inline script.
+  app.get('/api/v1/requests/logout-submit.js', { schema: { hide: true } }, (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(
+      "document.addEventListener('DOMContentLoaded', function () { document.forms[0].submit(); });\n",
+    ),
+  );
+}

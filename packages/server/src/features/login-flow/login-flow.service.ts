@@ -1,0 +1,185 @@
+import {
+  ErrorCode,
+  classifyUsername,
+  effectiveCapabilities,
+  normalizeUsername,
+  type LoginRequestInfo,
+  type LoginResponse,
+  type LogoutRequestInfo,
+  type PasswordLoginBody,
+  type UsernameKind,
+} from '@passgate/contract';
+import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../plugins/errors.ts';
+import { consume } from '../../plugins/rate-limits.ts';
+import { dummySecretHash, verifySecret } from '../../lib/passwords.ts';
+import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts';
+import type { TenantRecord } from '../tenants/tenants.queries.ts';
+import { completeConsent, completeLogin, interactionClientId, loadInteraction } from './interactions.ts';
+import { passwordExpiry } from './password-expiry.ts';
+import { lockoutAfterFailure, MAX_FAILED_LOGINS } from './lockout.ts';
+
+export interface RequestMeta {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+const DAY = 86_400_000;
+
+export function createLoginFlowService(ctx: AppContext) {
+  const { provider, clients, tenants, users, audit, rateLimits } = ctx;
+
+  async function clientAndTenant(clientId: string): Promise<{ client: ClientRecord; tenant: TenantRecord }> {
+    const client = await clients.findById(clientId);
+    if (!client) throw new ApiError(ErrorCode.ClientNotFound, 404, 'client_id');
+    const tenant = await tenants.findById(client.tenantId);
+    if (!tenant) throw new ApiError(ErrorCode.MissingTenant, 500);
+    return { client, tenant };
+  }
+
+  function loginKinds(client: ClientRecord): UsernameKind[] {
+    const caps = effectiveCapabilities(client.permissions);
+    const kinds: UsernameKind[] = [];
+    if (caps.has('users:email:login')) kinds.push('email');
+    if (caps.has('users:phoneNumber:login')) kinds.push('phone');
+    return kinds;
+  }
+
+  return {
+    async getLoginRequest(challenge: string): Promise<LoginRequestInfo> {
+      const interaction = await loadInteraction(provider, challenge);
+      const { client, tenant } = await clientAndTenant(interactionClientId(interaction));
+      const info: LoginRequestInfo = {
+        challenge,
+        skip: false,
+        client: toPublicClient(client, tenant),
+        oidcContext: {
+          ...(typeof interaction.params.login_hint === 'string' ? { loginHint: interaction.params.login_hint } : {}),
+          ...(typeof interaction.params.ui_locales === 'string' ? { uiLocales: interaction.params.ui_locales } : {}),
+        },
+      };
+      // Already signed in and the request does not force a sign-in: only the grant is missing.
+      const accountId = interaction.session?.accountId;
+      if (interaction.prompt.name !== 'login' && accountId) {
+        const user = await users.findById(accountId);
+        if (user && user.status === 'active' && user.tenant_id === client.tenantId) {
+          info.skip = true;
+          info.redirectTo = await completeConsent(provider, interaction, accountId);
+        }
+      }
+      return info;
+    },
+
+    async passwordLogin(body: PasswordLoginBody, meta: RequestMeta): Promise<LoginResponse> {
+      const interaction = await loadInteraction(provider, body.challenge);
+      const clientId = interactionClientId(interaction);
+      if (body.clientId !== undefined && body.clientId !== clientId) {
+        throw new ApiError(ErrorCode.InvalidField, 400, 'client_id', 'client_id does not match the sign-in request');
+      }
+      const { client, tenant } = await clientAndTenant(clientId);
+      if (!tenant.passwordBasedAuthenticationAllowed) throw new ApiError(ErrorCode.TenantDisallows, 403);
+
+      const username = normalizeUsername(body.username);
+      const kind: UsernameKind = username.includes('@') ? 'email' : 'phone';
+      const kinds = loginKinds(client);
+      if (!kinds.includes(kind)) throw new ApiError(ErrorCode.ClientLacksPermission, 403, 'username');
+      if (!classifyUsername(username, kinds, client.usernamePolicy)) {
+        throw new ApiError(kind === 'email' ? ErrorCode.EmailInvalid : ErrorCode.PhoneInvalid, 400, 'username', `${body.username} has an invalid format`);
+      }
+
+      await consume(rateLimits.loginPerIp, meta.ip);
+      await consume(rateLimits.loginPerAccount, `${tenant.id}:${username}`);
+
+      const event = { tenantId: tenant.id, clientId, ip: meta.ip, userAgent: meta.userAgent };
+      const user = await users.findByUsername(tenant.id, username);
+      if (!user || !user.password_hash) {
+        // Same work and same answer as a wrong password: the response does not reveal who exists.
+        await verifySecret(await dummySecretHash(), body.password);
+        await audit.record({ ...event, type: 'login.failure', details: { reason: user ? 'no_password' : 'unknown_user' } });
+        throw new ApiError(ErrorCode.WrongCredentials, 401);
+      }
+
+      const now = Date.now();
+      if (user.locked_until && user.locked_until > now) {
+        await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: user.locked_until } });
+        throw new ApiError(ErrorCode.UserBlocked, 403);
+      }
+
+      if (!(await verifySecret(user.password_hash, body.password))) {
+        const failures = user.failed_login_count + 1;
+        const lockedUntil = lockoutAfterFailure(failures, now);
+        await users.recordFailedLogin(user.id, failures, lockedUntil, now);
+        await audit.record({ ...event, userId: user.id, type: 'login.failure', details: { reason: 'wrong_password', failures } });
+        if (lockedUntil) await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil, failures } });
+        throw new ApiError(ErrorCode.WrongCredentials, 401);
+      }
+
+      if (user.status === 'pending') throw new ApiError(ErrorCode.NotActivated, 403);
+      if (user.status !== 'active') throw new ApiError(ErrorCode.Disabled, 403);
+
+      const expiry = passwordExpiry(user.password_changed_at, tenant, now);
+      if (expiry.expired) {
+        await audit.record({ ...event, userId: user.id, type: 'login.failure', details: { reason: 'password_expired' } });
+        throw new ApiError(ErrorCode.PasswordExpired, 403);
+      }
+
+      await users.recordSuccessfulLogin(user.id, now);
+      await audit.record({ ...event, userId: user.id, type: 'login.success', details: { method: 'password' } });
+      const redirectTo = await completeLogin(provider, interaction, user.id, ['pwd']);
+      return {
+        redirectTo,
+        ...(expiry.warning ? { passwordWarning: { expiresAt: Math.floor(expiry.expiresAt / 1000), daysLeft: Math.max(0, Math.ceil((expiry.expiresAt - now) / DAY)) } } : {}),
+      };
+    },
+
+    async getLogoutRequest(challenge: string): Promise<LogoutRequestInfo> {
+      const request = await ctx.logoutRequests.find(challenge);
+      if (!request || request.decision) throw new ApiError(ErrorCode.RequestExpired, 400, 'challenge');
+      let client = null;
+      if (request.clientId) {
+        const found = await clients.findById(request.clientId);
+        const tenant = found && (await tenants.findById(found.tenantId));
+        client = found && tenant ? toPublicClient(found, tenant) : null;
+      }
+      // A relying party that proved the session with its ID token asked for this logout itself.
+      return { challenge, autoConfirm: request.hasIdTokenHint, client };
+    },
+
+    async decideLogout(challenge: string, confirmed: boolean, meta: RequestMeta): Promise<{ redirectTo: string }> {
+      const request = await ctx.logoutRequests.find(challenge);
+      if (!request || request.decision) throw new ApiError(ErrorCode.RequestExpired, 400, 'challenge');
+      if (confirmed) {
+        await ctx.logoutRequests.decide(request, 'confirmed');
+        const client = request.clientId ? await clients.findById(request.clientId) : undefined;
+        const user = request.accountId ? await users.findById(request.accountId) : undefined;
+        await audit.record({
+          type: 'logout',
+          tenantId: user?.tenant_id ?? client?.tenantId ?? null,
+          userId: request.accountId,
+          clientId: request.clientId,
+          ip: meta.ip,
+          userAgent: meta.userAgent,
+        });
+        return { redirectTo: `${ctx.config.publicUrl}/api/v1/requests/logout/${encodeURIComponent(challenge)}/continue` };
+      }
+      await ctx.logoutRequests.remove(challenge);
+      // Back: stay signed in and return to where the relying party asked (a registered URI), else home.
+      if (request.postLogoutRedirectUri) {
+        const target = new URL(request.postLogoutRedirectUri);
+        if (request.state) target.searchParams.set('state', request.state);
+        return { redirectTo: target.toString() };
+      }
+      return { redirectTo: `${ctx.config.publicUrl}/` };
+    },
+
+    /** The confirmed logout's final step: the form the browser posts to the provider's end-session confirmation. */
+    async logoutContinuation(challenge: string): Promise<{ action: string; xsrf: string }> {
+      const request = await ctx.logoutRequests.find(challenge);
+      if (!request || request.decision !== 'confirmed') throw new ApiError(ErrorCode.RequestExpired, 400, 'challenge');
+      await ctx.logoutRequests.remove(challenge);
+      return { action: `${ctx.config.issuer}/session/end/confirm`, xsrf: request.xsrf };
+    },
+  };
+}
+export type LoginFlowService = ReturnType<typeof createLoginFlowService>;
+export { MAX_FAILED_LOGINS };

@@ -1,0 +1,11 @@
+const SECRET_PARAMS = /^(code|challenge|authnChallenge|state|token|access_token|id_token|id_token_hint|refresh_token|login_hint|client_secret|code_verifier|xsrf)$/i;
+
+/** A request URL fit for logs: secret query values and login-flow challenges replaced. */
+export function redactUrl(url: string): string {
+  const [path = '', query] = url.split('?', 2);
+  const safePath = path.replace(/(\/requests\/(?:login|logout)\/)[^/]+/, '$1[redacted]').replace(/(\/oidc\/(?:auth|interaction)\/)[^/]+/, '$1[redacted]');
+  if (!query) return safePath;
+  const params = new URLSearchParams(query);
+  for (const key of [...params.keys()]) if (SECRET_PARAMS.test(key)) params.set(key, '[redacted]');
+  return `${safePath}?${params.toString()}`;
+}

@@ -1,0 +1,178 @@
+import Provider, { interactionPolicy, type Account, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Config } from '../config.ts';
+import type { ClientRecord } from '../features/clients/clients.queries.ts';
+import type { UserRow } from '../db/schema.ts';
+import { verifySecret } from '../lib/passwords.ts';
+import type { ServerSecrets } from './server-secrets.ts';
+import type { LogoutRequests } from './logout-requests.ts';
+import { renderProviderError } from './provider-error-page.ts';
+
+/**
+ * The OpenID Connect provider (panva's oidc-provider), configured in this one file. The identity
+ * API completes its interactions; this file only says how the provider behaves.
+ */
+
+export interface ProviderDeps {
+  config: Config;
+  secrets: ServerSecrets;
+  adapter: (model: string) => import('oidc-provider').Adapter;
+  findClient(clientId: string): Promise<ClientRecord | undefined>;
+  findUser(userId: string): Promise<UserRow | undefined>;
+  avatarUrl(user: UserRow): string | null;
+  logoutRequests: LogoutRequests;
+}
+
+export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email', 'phone'];
+
+/** The provider metadata of a stored client. */
+export function clientMetadata(client: ClientRecord): AdapterPayload {
+  const confidential = client.tokenEndpointAuthMethod !== 'none';
+  return {
+    client_id: client.id,
+    client_name: client.name,
+    // The provider compares secrets through `compareClientSecret` below, against this argon2id hash.
+    ...(confidential && client.secretHash ? { client_secret: client.secretHash } : {}),
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+    redirect_uris: client.redirectUris,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+    grant_types: client.grantTypes,
+    response_types: ['code'],
+    ...(client.logoUri ? { logo_uri: client.logoUri } : {}),
+  };
+}
+
+function accountClaims(user: UserRow, deps: ProviderDeps) {
+  return {
+    sub: user.id,
+    name: user.name ?? undefined,
+    email: user.email ?? undefined,
+    email_verified: user.email ? user.email_verified === 1 : undefined,
+    phone_number: user.phone_number ?? undefined,
+    phone_number_verified: user.phone_number ? user.phone_number_verified === 1 : undefined,
+    picture: deps.avatarUrl(user) ?? undefined,
+    locale: user.locale ?? undefined,
+  };
+}
+
+function loginPolicy(deps: ProviderDeps) {
+  const policy = interactionPolicy.base();
+  const login = policy.get('login');
+  // One provider session serves every tenant's clients, so a session that belongs to a user of
+  // another tenant than the client's must sign in again rather than be handed to this client.
+  login?.checks.add(
+    new interactionPolicy.Check('tenant_mismatch', 'the session belongs to another tenant', async (ctx) => {
+      const accountId = ctx.oidc.session?.accountId;
+      const clientId = ctx.oidc.client?.clientId;
+      if (!accountId || !clientId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      const [user, client] = await Promise.all([deps.findUser(accountId), deps.findClient(clientId)]);
+      return user && client && user.tenant_id === client.tenantId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+    }),
+  );
+  return policy;
+}
+
+export function createProvider(deps: ProviderDeps): Provider {
+  const { config, secrets } = deps;
+  const secure = config.publicUrl.startsWith('https://');
+
+  const configuration: Configuration = {
+    adapter: deps.adapter as unknown as Configuration['adapter'],
+    jwks: secrets.jwks as Configuration['jwks'],
+    cookies: {
+      keys: secrets.cookieKeys,
+      long: { signed: true, httpOnly: true, sameSite: 'lax', secure },
+      short: { signed: true, httpOnly: true, sameSite: 'lax', secure },
+    },
+    scopes: SUPPORTED_SCOPES,
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'picture', 'locale'],
+      email: ['email', 'email_verified'],
+      phone: ['phone_number', 'phone_number_verified'],
+    },
+    // Relying parties read the profile from the ID token as well as from userinfo.
+    conformIdTokenClaims: false,
+    responseTypes: ['code'],
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    enabledJWA: {
+      idTokenSigningAlgValues: ['RS256', 'ES256'],
+      userinfoSigningAlgValues: ['RS256', 'ES256'],
+    },
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      introspection: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx: KoaContextWithOIDC) {
+          const session = ctx.oidc.session;
+          const state = session?.state as { secret: string; state?: string; postLogoutRedirectUri?: string } | undefined;
+          if (!session || !state) throw new Error('end-session state is missing');
+          const request = await deps.logoutRequests.create({
+            xsrf: state.secret,
+            clientId: ctx.oidc.client?.clientId ?? null,
+            accountId: session.accountId ?? null,
+            postLogoutRedirectUri: state.postLogoutRedirectUri ?? null,
+            state: state.state ?? null,
+            hasIdTokenHint: Boolean(ctx.oidc.entities.IdTokenHint),
+          });
+          ctx.status = 303;
+          ctx.redirect(`${config.publicUrl}/logout?challenge=${encodeURIComponent(request.id)}`);
+        },
+      },
+    },
+    interactions: {
+      policy: loginPolicy(deps),
+      url: (_ctx, interaction) => `${config.publicUrl}/login?challenge=${encodeURIComponent(interaction.uid)}`,
+    },
+    async findAccount(_ctx, sub): Promise<Account | undefined> {
+      const user = await deps.findUser(sub);
+      if (!user || user.status !== 'active') return undefined;
+      return {
+        accountId: user.id,
+        claims: async () => accountClaims(user, deps),
+      };
+    },
+    // First-party clients: no consent screen, and offline_access is honoured without prompt=consent.
+    async issueRefreshToken(_ctx, client, code) {
+      return client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access');
+    },
+    ttl: {
+      AccessToken: config.ttl.accessToken,
+      AuthorizationCode: 60,
+      IdToken: config.ttl.idToken,
+      Interaction: config.ttl.interaction,
+      Session: config.ttl.session,
+      Grant: config.ttl.refreshToken,
+      RefreshToken: config.ttl.refreshToken,
+    },
+    renderError: renderProviderError,
+  };
+
+  const provider = new Provider(config.issuer, configuration);
+  provider.proxy = config.trustProxy;
+
+  // Client secrets are stored as argon2id hashes, so the provider compares through argon2 (the
+  // extension point its author recommends for hashed secrets; symmetric algorithms stay disabled).
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string) {
+    return this.clientSecret ? verifySecret(this.clientSecret, actual) : Promise.resolve(false);
+  } as never;
+
+  // oidc-provider drops offline_access unless the request says prompt=consent. Passgate's clients
+  // are first-party and there is no consent screen, so a request for offline_access from a client
+  // allowed refresh tokens is treated as if it had asked for the (automatic) consent.
+  provider.use(async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/auth' && typeof ctx.query.scope === 'string') {
+      const scopes = ctx.query.scope.split(' ');
+      const prompt = typeof ctx.query.prompt === 'string' ? ctx.query.prompt.split(' ') : [];
+      if (scopes.includes('offline_access') && !prompt.includes('consent') && !prompt.includes('none')) {
+        ctx.query = { ...ctx.query, prompt: [...prompt, 'consent'].join(' ') };
+      }
+    }
+    await next();
+  });
+
+  return provider;
+}

@@ -1,0 +1,63 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ErrorCode, errorMessages, type ErrorEnvelope } from '@passgate/contract';
+
+/** The one error type of the API: its code is also the i18n key of its message. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    readonly field?: string,
+    message?: string,
+  ) {
+    super(message ?? errorMessages[code]);
+  }
+}
+
+export function envelope(code: ErrorCode, field?: string, message?: string): ErrorEnvelope {
+  return { error: { code, message: message ?? errorMessages[code], ...(field ? { field } : {}) } };
+}
+
+interface ValidationIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+}
+
+function validationFailure(issues: ValidationIssue[], context: string | undefined) {
+  const first = issues[0];
+  const path = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') ?? '';
+  const field = path || context || undefined;
+  const missing = first?.keyword === 'invalid_type' && /received undefined/.test(first.message ?? '');
+  const code = missing ? ErrorCode.RequiredField : ErrorCode.InvalidField;
+  const detail = field ? `${errorMessages[code]}: ${field}` : errorMessages[code];
+  return envelope(code, field, detail);
+}
+
+/**
+ * Turns ApiError, validation failures (400, naming the field) and anything unexpected (logged,
+ * 500 with no detail) into the error envelope of DESIGN.md section 6.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.status).send(envelope(error.code, error.field, error.message));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.status(400).send(validationFailure(error.validation as ValidationIssue[], error.validationContext));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413) return reply.status(413).send(envelope(ErrorCode.FileTooLarge));
+    if (status === 429) return reply.status(429).send(envelope(ErrorCode.TooManyRequests));
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, an empty body, an unsupported content type and the like.
+      return reply.status(status).send(envelope(ErrorCode.BadRequest, undefined, `${errorMessages[ErrorCode.BadRequest]}: ${error.message}`));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(envelope(ErrorCode.Internal));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(envelope(ErrorCode.NotFound, undefined, `${errorMessages[ErrorCode.NotFound]}: ${request.method} ${request.url.split('?')[0]}`));
+  });
+}
