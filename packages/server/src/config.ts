@@ -17,6 +17,8 @@ const envSchema = z.object({
     .regex(/^(sqlite:|postgres:\/\/|postgresql:\/\/)/, 'must start with sqlite: or postgres://')
     .default('sqlite:./data/passgate.sqlite'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  /** Prefix of every Redis key, so deployments (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('passgate:'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** JSON Web Key Set (private keys) to sign tokens with; generated and stored on first start when unset. */
   OIDC_JWKS: z.string().optional(),
@@ -36,7 +38,7 @@ const envSchema = z.object({
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(300).max(31536000).default(14 * 86400),
   SESSION_TTL: z.coerce.number().int().min(300).max(31536000).default(14 * 86400),
   LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
-  LOGIN_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  LOGIN_LOCKOUT_AFTER_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -50,6 +52,7 @@ export interface Config {
   issuer: string;
   databaseUrl: string;
   redisUrl: string | undefined;
+  redisKeyPrefix: string;
   logLevel: Env['LOG_LEVEL'];
   oidcJwks: { keys: Record<string, unknown>[] } | undefined;
   cookieKeys: string[] | undefined;
@@ -61,7 +64,7 @@ export interface Config {
   seedDemo: boolean;
   devTools: boolean;
   ttl: { accessToken: number; idToken: number; refreshToken: number; session: number; interaction: number };
-  rateLimit: { loginPerIp: number; loginPerAccount: number };
+  rateLimit: { loginPerIp: number; lockoutAfterFailures: number };
   webDistDir: string;
 }
 
@@ -108,6 +111,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     issuer: `${publicUrl}/oidc`,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
     logLevel: env.LOG_LEVEL,
     oidcJwks,
     cookieKeys: env.COOKIE_KEYS?.split(',').map((k) => k.trim()).filter(Boolean),
@@ -125,7 +129,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       session: env.SESSION_TTL,
       interaction: 600,
     },
-    rateLimit: { loginPerIp: env.LOGIN_RATE_LIMIT_PER_IP, loginPerAccount: env.LOGIN_RATE_LIMIT_PER_ACCOUNT },
+    rateLimit: { loginPerIp: env.LOGIN_RATE_LIMIT_PER_IP, lockoutAfterFailures: env.LOGIN_LOCKOUT_AFTER_FAILURES },
     webDistDir: new URL('../../web/dist', import.meta.url).pathname,
     ...overrides,
   };

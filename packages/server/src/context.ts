@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type Provider from 'oidc-provider';
 import type { Config } from './config.ts';
-import { createDatabase, migrateToLatest, type Db } from './db/database.ts';
+import { createDatabase, databaseEngine, migrateToLatest, type Db } from './db/database.ts';
 import { createAdapterFactory } from './oidc/adapter.ts';
 import { clientMetadata, createProvider } from './oidc/provider.ts';
 import { loadServerSecrets } from './oidc/server-secrets.ts';
@@ -40,8 +40,8 @@ export function avatarPath(avatarKey: string): string {
 
 export async function createAppContext(config: Config): Promise<AppContext> {
   const db = createDatabase(config.databaseUrl);
-  await migrateToLatest(db);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  await migrateToLatest(db, databaseEngine(config.databaseUrl));
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, keyPrefix: config.redisKeyPrefix }) : undefined;
 
   const secrets = await loadServerSecrets(db, config);
   const keys = createServerKeys(secrets.appSecret);

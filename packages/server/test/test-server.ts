@@ -20,10 +20,12 @@ export interface TestServer {
  */
 export async function startTestServer(options: { seed?: boolean; env?: Record<string, string>; config?: Partial<Config> } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'passgate-test-'));
-  const baseUrl = process.env.DATABASE_URL?.startsWith('postgres') ? await freshPostgresSchema(process.env.DATABASE_URL) : `sqlite:${join(dir, 'test.sqlite')}`;
   const port = await freePort();
+  const postgres = process.env.DATABASE_URL?.startsWith('postgres') ? await freshPostgresSchema(process.env.DATABASE_URL) : undefined;
+  const baseUrl = postgres?.url ?? `sqlite:${join(dir, 'test.sqlite')}`;
+  const redisPrefix = `passgate-test:${process.pid}:${port}:`;
   const config = loadConfig(
-    { NODE_ENV: 'test', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: baseUrl, LOG_LEVEL: 'silent', ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}), ...options.env },
+    { NODE_ENV: 'test', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: baseUrl, LOG_LEVEL: 'silent', ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {}), ...options.env },
     options.config,
   );
   const ctx = await createAppContext(config);
@@ -36,7 +38,13 @@ export async function startTestServer(options: { seed?: boolean; env?: Record<st
     app,
     async close() {
       await app.close();
+      if (ctx.redis) {
+        const keys = await ctx.redis.keys(`${redisPrefix}*`);
+        // KEYS takes the pattern as given and answers full names; DEL adds the prefix again.
+        if (keys.length > 0) await ctx.redis.del(...keys.map((k) => k.slice(redisPrefix.length)));
+      }
       await ctx.close();
+      await postgres?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -54,15 +62,21 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A schema named for this test run, selected through the connection's search_path. */
-async function freshPostgresSchema(databaseUrl: string): Promise<string> {
+/** A schema named for this test server, selected through the connection's search_path, dropped at the end. */
+async function freshPostgresSchema(databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const pg = await import('pg');
   const schema = `t_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const client = new pg.default.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`CREATE SCHEMA ${schema}`);
-  await client.end();
+  const run = async (statement: string) => {
+    const client = new pg.default.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE SCHEMA ${schema}`);
   const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return url.toString();
+  return { url: url.toString(), drop: () => run(`DROP SCHEMA ${schema} CASCADE`) };
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
@@ -33,8 +33,12 @@ export function createDatabase(url: string): Db {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Runs every pending migration; forward only. Throws when one fails. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+export async function migrateToLatest(db: Db, engine: DbEngine): Promise<string[]> {
+  // On PostgreSQL the migration tables live in the connection's current schema; saying so keeps
+  // Kysely from mistaking another schema's tables (one database, several schemas) for ours.
+  const migrationTableSchema =
+    engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

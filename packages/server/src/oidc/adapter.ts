@@ -109,7 +109,7 @@ class RedisAdapter implements Adapter {
   ) {}
 
   private key(id: string) {
-    return `passgate:oidc:${this.model}:${id}`;
+    return `oidc:${this.model}:${id}`;
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
@@ -118,19 +118,19 @@ class RedisAdapter implements Adapter {
     multi.set(key, JSON.stringify(payload));
     if (expiresIn) multi.expire(key, expiresIn);
     if (GRANTABLE.has(this.model) && payload.grantId) {
-      const grantKey = `passgate:oidc:grant:${payload.grantId}`;
+      const grantKey = `oidc:grant:${payload.grantId}`;
       multi.rpush(grantKey, key);
       // The grant index lives as long as its longest-lived member.
       const ttl = await this.redis.ttl(grantKey);
       if (expiresIn && ttl < expiresIn) multi.expire(grantKey, expiresIn);
     }
     if (payload.userCode) {
-      multi.set(`passgate:oidc:userCode:${payload.userCode}`, id);
-      if (expiresIn) multi.expire(`passgate:oidc:userCode:${payload.userCode}`, expiresIn);
+      multi.set(`oidc:userCode:${payload.userCode}`, id);
+      if (expiresIn) multi.expire(`oidc:userCode:${payload.userCode}`, expiresIn);
     }
     if (payload.uid) {
-      multi.set(`passgate:oidc:uid:${payload.uid}`, id);
-      if (expiresIn) multi.expire(`passgate:oidc:uid:${payload.uid}`, expiresIn);
+      multi.set(`oidc:uid:${payload.uid}`, id);
+      if (expiresIn) multi.expire(`oidc:uid:${payload.uid}`, expiresIn);
     }
     await multi.exec();
   }
@@ -140,11 +140,11 @@ class RedisAdapter implements Adapter {
     return value ? (JSON.parse(value) as AdapterPayload) : undefined;
   }
   async findByUid(uid: string) {
-    const id = await this.redis.get(`passgate:oidc:uid:${uid}`);
+    const id = await this.redis.get(`oidc:uid:${uid}`);
     return id ? this.find(id) : undefined;
   }
   async findByUserCode(userCode: string) {
-    const id = await this.redis.get(`passgate:oidc:userCode:${userCode}`);
+    const id = await this.redis.get(`oidc:userCode:${userCode}`);
     return id ? this.find(id) : undefined;
   }
   async consume(id: string): Promise<void> {
@@ -160,7 +160,7 @@ class RedisAdapter implements Adapter {
     await this.redis.del(this.key(id));
   }
   async revokeByGrantId(grantId: string): Promise<void> {
-    const grantKey = `passgate:oidc:grant:${grantId}`;
+    const grantKey = `oidc:grant:${grantId}`;
     const keys = await this.redis.lrange(grantKey, 0, -1);
     await this.redis.del(...keys, grantKey);
   }

@@ -1,4 +1,4 @@
-import type { Adapter } from 'oidc-provider';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { randomToken } from '../lib/ids.ts';
 
 /**
@@ -25,7 +25,7 @@ export function createLogoutRequests(adapter: Adapter) {
   return {
     async create(fields: Omit<LogoutRequest, 'id'>): Promise<LogoutRequest> {
       const request = { ...fields, id: randomToken(24) };
-      await adapter.upsert(request.id, { ...request }, TTL_SECONDS);
+      await adapter.upsert(request.id, { ...request } as unknown as AdapterPayload, TTL_SECONDS);
       return request;
     },
     async find(id: string): Promise<LogoutRequest | undefined> {
@@ -33,7 +33,7 @@ export function createLogoutRequests(adapter: Adapter) {
       return payload as unknown as LogoutRequest | undefined;
     },
     async decide(request: LogoutRequest, decision: LogoutRequest['decision']): Promise<void> {
-      await adapter.upsert(request.id, { ...request, decision }, TTL_SECONDS);
+      await adapter.upsert(request.id, { ...request, decision } as unknown as AdapterPayload, TTL_SECONDS);
     },
     async remove(id: string): Promise<void> {
       await adapter.destroy(id);

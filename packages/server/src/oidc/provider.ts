@@ -1,4 +1,4 @@
-import Provider, { interactionPolicy, type Account, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { interactionPolicy, type Account, type Adapter, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
 import type { ClientRecord } from '../features/clients/clients.queries.ts';
 import type { UserRow } from '../db/schema.ts';
@@ -15,7 +15,7 @@ import { renderProviderError } from './provider-error-page.ts';
 export interface ProviderDeps {
   config: Config;
   secrets: ServerSecrets;
-  adapter: (model: string) => import('oidc-provider').Adapter;
+  adapter: (model: string) => Adapter;
   findClient(clientId: string): Promise<ClientRecord | undefined>;
   findUser(userId: string): Promise<UserRow | undefined>;
   avatarUrl(user: UserRow): string | null;
@@ -32,7 +32,7 @@ export function clientMetadata(client: ClientRecord): AdapterPayload {
     client_name: client.name,
     // The provider compares secrets through `compareClientSecret` below, against this argon2id hash.
     ...(confidential && client.secretHash ? { client_secret: client.secretHash } : {}),
-    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod as AdapterPayload['token_endpoint_auth_method'],
     redirect_uris: client.redirectUris,
     post_logout_redirect_uris: client.postLogoutRedirectUris,
     grant_types: client.grantTypes,
@@ -168,6 +168,9 @@ export function createProvider(deps: ProviderDeps): Provider {
       const scopes = ctx.query.scope.split(' ');
       const prompt = typeof ctx.query.prompt === 'string' ? ctx.query.prompt.split(' ') : [];
       if (scopes.includes('offline_access') && !prompt.includes('consent') && !prompt.includes('none')) {
+        // Rewriting the query changes ctx.url, from which the provider works out where it is
+        // mounted; say it outright so its resume URLs keep the /oidc prefix.
+        ctx.mountPath = new URL(config.issuer).pathname;
         ctx.query = { ...ctx.query, prompt: [...prompt, 'consent'].join(' ') };
       }
     }

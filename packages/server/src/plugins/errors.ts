@@ -29,7 +29,8 @@ function validationFailure(issues: ValidationIssue[], context: string | undefine
   const path = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') ?? '';
   const field = path || context || undefined;
   const missing = first?.keyword === 'invalid_type' && /received undefined/.test(first.message ?? '');
-  const code = missing ? ErrorCode.RequiredField : ErrorCode.InvalidField;
+  // A body (or query) that is not an object at all is a bad request rather than one bad field.
+  const code = !path ? ErrorCode.BadRequest : missing ? ErrorCode.RequiredField : ErrorCode.InvalidField;
   const detail = field ? `${errorMessages[code]}: ${field}` : errorMessages[code];
   return envelope(code, field, detail);
 }
@@ -57,7 +58,4 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(500).send(envelope(ErrorCode.Internal));
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(envelope(ErrorCode.NotFound, undefined, `${errorMessages[ErrorCode.NotFound]}: ${request.method} ${request.url.split('?')[0]}`));
-  });
 }

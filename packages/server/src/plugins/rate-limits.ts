@@ -17,14 +17,14 @@ export interface RateLimits {
 
 function limiter(redis: Redis | undefined, keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
   return redis
-    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `passgate:rl:${keyPrefix}`, points, duration, useRedisPackage: false })
+    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:${keyPrefix}`, points, duration, useRedisPackage: false })
     : new RateLimiterMemory({ keyPrefix, points, duration });
 }
 
 export function createRateLimits(config: Config, redis: Redis | undefined): RateLimits {
   return {
     loginPerIp: limiter(redis, 'login-ip', config.rateLimit.loginPerIp, 60),
-    loginPerAccount: limiter(redis, 'login-account', config.rateLimit.loginPerAccount * 4, 15 * 60),
+    loginPerAccount: limiter(redis, 'login-account', config.rateLimit.lockoutAfterFailures * 4, 15 * 60),
   };
 }
 

@@ -17,7 +17,7 @@ import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts
 import type { TenantRecord } from '../tenants/tenants.queries.ts';
 import { completeConsent, completeLogin, interactionClientId, loadInteraction } from './interactions.ts';
 import { passwordExpiry } from './password-expiry.ts';
-import { lockoutAfterFailure, MAX_FAILED_LOGINS } from './lockout.ts';
+import { lockoutAfterFailure } from './lockout.ts';
 
 export interface RequestMeta {
   ip: string;
@@ -107,7 +107,7 @@ export function createLoginFlowService(ctx: AppContext) {
 
       if (!(await verifySecret(user.password_hash, body.password))) {
         const failures = user.failed_login_count + 1;
-        const lockedUntil = lockoutAfterFailure(failures, now);
+        const lockedUntil = lockoutAfterFailure(failures, ctx.config.rateLimit.lockoutAfterFailures, now);
         await users.recordFailedLogin(user.id, failures, lockedUntil, now);
         await audit.record({ ...event, userId: user.id, type: 'login.failure', details: { reason: 'wrong_password', failures } });
         if (lockedUntil) await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil, failures } });
@@ -182,4 +182,3 @@ export function createLoginFlowService(ctx: AppContext) {
   };
 }
 export type LoginFlowService = ReturnType<typeof createLoginFlowService>;
-export { MAX_FAILED_LOGINS };

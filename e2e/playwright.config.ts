@@ -1,0 +1,48 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end scenarios in Debian's Chromium against a real Passgate started for the run, with the
+ * built SPA, a fresh SQLite database and the demo seed.
+ */
+const port = Number(process.env.E2E_PORT ?? 3210);
+export const baseURL = `http://localhost:${port}`;
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'passgate-e2e-'));
+process.env.E2E_DATA_DIR = dataDir;
+
+export default defineConfig({
+  testDir: './tests',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: 'npx tsx packages/server/src/main.ts',
+    cwd: '..',
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      NODE_ENV: 'development',
+      PORT: String(port),
+      PUBLIC_URL: baseURL,
+      DATABASE_URL: `sqlite:${join(dataDir, 'e2e.sqlite')}`,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+    },
+  },
+});

@@ -1,0 +1,203 @@
+/** The commands of the Passgate command line: each checks its flags, calls a service and says what it did. */
+import type { AppContext } from '../context.ts';
+import { AdminInputError, type AdminInputProblem } from '../features/admin-input-error.ts';
+import { createTenantService } from '../features/tenants/tenants.service.ts';
+import { createClientService } from '../features/clients/clients.service.ts';
+import { createUserService, type UserStatus } from '../features/users/users.service.ts';
+import { CLIENT_FLAGS, TENANT_FLAGS, USER_FLAGS, buildInput, clientBase, tenantBase, type FlagSpec } from './flags.ts';
+
+/** Where the command line writes, and the environment it reads (tests pass their own). */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+export type Values = Record<string, string | boolean | undefined>;
+
+interface Invocation {
+  ctx: AppContext;
+  values: Values;
+  io: CliIo;
+}
+
+export interface Command {
+  flags: FlagSpec[];
+  /** Flags this command accepts; every flag of `flags` when omitted. */
+  accepts?: string[];
+  run(call: Invocation): Promise<void>;
+}
+
+/** Required flags, checked before anything else so the messages name the flags. */
+function requireFlags(values: Values, specs: FlagSpec[], flags: string[]): void {
+  const missing = flags.filter((flag) => typeof values[flag] !== 'string' || values[flag] === '');
+  if (missing.length > 0) {
+    throw new AdminInputError(missing.map((flag) => ({ field: specs.find((s) => s.flag === flag)?.field ?? flag, message: 'is required' })));
+  }
+}
+
+function flagProblems(problems: AdminInputProblem[]): void {
+  if (problems.length > 0) throw new AdminInputError(problems);
+}
+
+/** Timestamps as ISO strings, for people reading `list` and `show`. */
+function forDisplay(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(forDisplay);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, /At$/.test(k) && typeof v === 'number' ? new Date(v).toISOString() : forDisplay(v)]),
+  );
+}
+
+const printJson = (io: CliIo, value: unknown) => io.out(JSON.stringify(forDisplay(value), null, 2));
+
+function secretLines(io: CliIo, generated: string | undefined): void {
+  if (!generated) return;
+  io.out(`Client secret (generated; it will not be shown again, store it now): ${generated}`);
+}
+
+const clientSecretFrom = (values: Values, io: CliIo): Values =>
+  values.secret === undefined && io.env.PASSGATE_CLIENT_SECRET ? { ...values, secret: io.env.PASSGATE_CLIENT_SECRET } : values;
+
+export const COMMANDS: Record<string, Command> = {
+  'tenant create': {
+    flags: TENANT_FLAGS,
+    async run({ ctx, values, io }) {
+      requireFlags(values, TENANT_FLAGS, ['id', 'name']);
+      const { input, problems } = buildInput(TENANT_FLAGS, values, tenantBase());
+      flagProblems(problems);
+      const tenant = await createTenantService(ctx).create(input, { by: 'cli' });
+      io.out(`Created tenant '${tenant.id}' (${tenant.name}).`);
+    },
+  },
+  'tenant list': {
+    flags: TENANT_FLAGS,
+    accepts: [],
+    async run({ ctx, io }) {
+      printJson(io, await createTenantService(ctx).list());
+    },
+  },
+  'tenant show': {
+    flags: TENANT_FLAGS,
+    accepts: ['id'],
+    async run({ ctx, values, io }) {
+      requireFlags(values, TENANT_FLAGS, ['id']);
+      printJson(io, await createTenantService(ctx).show(values.id as string));
+    },
+  },
+  'tenant update': {
+    flags: TENANT_FLAGS,
+    async run({ ctx, values, io }) {
+      requireFlags(values, TENANT_FLAGS, ['id']);
+      const service = createTenantService(ctx);
+      const existing = await service.show(values.id as string);
+      const { input, problems } = buildInput(
+        TENANT_FLAGS.filter((s) => s.flag !== 'id'),
+        values,
+        tenantBase(existing),
+      );
+      flagProblems(problems);
+      const { tenant, changed } = await service.update(existing.id, input, { by: 'cli' });
+      io.out(`Updated tenant '${tenant.id}': ${changed.join(', ')}.`);
+    },
+  },
+  'tenant remove': {
+    flags: TENANT_FLAGS,
+    accepts: ['id'],
+    async run({ ctx, values, io }) {
+      requireFlags(values, TENANT_FLAGS, ['id']);
+      await createTenantService(ctx).remove(values.id as string, { by: 'cli' });
+      io.out(`Removed tenant '${values.id as string}'.`);
+    },
+  },
+
+  'client create': {
+    flags: CLIENT_FLAGS,
+    async run({ ctx, values: given, io }) {
+      const values = clientSecretFrom(given, io);
+      requireFlags(values, CLIENT_FLAGS, ['id', 'tenant', 'name', 'redirect-uris']);
+      const { input, problems } = buildInput(CLIENT_FLAGS, values, clientBase());
+      flagProblems(problems);
+      const { client, generatedSecret } = await createClientService(ctx).create(input, { by: 'cli' });
+      io.out(`Created client '${client.id}' in tenant '${client.tenantId}' (${client.confidential ? 'confidential' : 'public'}, ${client.tokenEndpointAuthMethod}).`);
+      if (client.confidential && !generatedSecret) io.out('The client secret you gave is stored as an argon2id hash; it is not printed.');
+      secretLines(io, generatedSecret);
+    },
+  },
+  'client list': {
+    flags: CLIENT_FLAGS,
+    accepts: ['tenant'],
+    async run({ ctx, values, io }) {
+      printJson(io, await createClientService(ctx).list(typeof values.tenant === 'string' && values.tenant ? values.tenant : undefined));
+    },
+  },
+  'client show': {
+    flags: CLIENT_FLAGS,
+    accepts: ['id'],
+    async run({ ctx, values, io }) {
+      requireFlags(values, CLIENT_FLAGS, ['id']);
+      printJson(io, await createClientService(ctx).show(values.id as string));
+    },
+  },
+  'client update': {
+    flags: CLIENT_FLAGS,
+    // No PASSGATE_CLIENT_SECRET here: a variable left in the environment must not rotate secrets on every update.
+    async run({ ctx, values, io }) {
+      requireFlags(values, CLIENT_FLAGS, ['id']);
+      const service = createClientService(ctx);
+      const existing = await service.show(values.id as string);
+      const { input, problems } = buildInput(
+        CLIENT_FLAGS.filter((s) => s.flag !== 'id'),
+        values,
+        clientBase(existing),
+      );
+      flagProblems(problems);
+      const { client, changed, generatedSecret } = await service.update(existing.id, input, { by: 'cli' });
+      io.out(`Updated client '${client.id}': ${changed.join(', ')}.`);
+      if (typeof values.secret === 'string') io.out('The new client secret is stored as an argon2id hash; it is not printed.');
+      secretLines(io, generatedSecret);
+    },
+  },
+  'client remove': {
+    flags: CLIENT_FLAGS,
+    accepts: ['id'],
+    async run({ ctx, values, io }) {
+      requireFlags(values, CLIENT_FLAGS, ['id']);
+      await createClientService(ctx).remove(values.id as string, { by: 'cli' });
+      io.out(`Removed client '${values.id as string}'.`);
+    },
+  },
+
+  'user create': {
+    flags: USER_FLAGS,
+    accepts: ['tenant', 'email', 'phone', 'name', 'password', 'status'],
+    async run({ ctx, values, io }) {
+      requireFlags(values, USER_FLAGS, ['tenant', 'name', ...(values.password === undefined && !io.env.PASSGATE_PASSWORD ? ['password'] : [])]);
+      if (values.email === undefined && values.phone === undefined) {
+        throw AdminInputError.of('email', 'give --email or --phone (or both)');
+      }
+      const user = await createUserService(ctx).createUser(
+        {
+          tenantId: values.tenant as string,
+          email: (values.email as string | undefined) ?? null,
+          phoneNumber: (values.phone as string | undefined) ?? null,
+          name: values.name as string,
+          password: (values.password as string | undefined) ?? io.env.PASSGATE_PASSWORD ?? '',
+          ...(typeof values.status === 'string' ? { status: values.status as UserStatus } : {}),
+        },
+        { by: 'cli' },
+      );
+      io.out(`Created user '${user.email ?? user.phoneNumber ?? user.id}' (id ${user.id}) in tenant '${user.tenantId}', status ${user.status}.`);
+    },
+  },
+  'user set-password': {
+    flags: USER_FLAGS,
+    accepts: ['tenant', 'username', 'password'],
+    async run({ ctx, values, io }) {
+      requireFlags(values, USER_FLAGS, ['tenant', 'username', ...(values.password === undefined && !io.env.PASSGATE_PASSWORD ? ['password'] : [])]);
+      const password = (values.password as string | undefined) ?? io.env.PASSGATE_PASSWORD ?? '';
+      const user = await createUserService(ctx).setPassword(values.tenant as string, values.username as string, password, { by: 'cli' });
+      io.out(`Set the password of '${values.username as string}' (id ${user.id}) in tenant '${user.tenantId}'.`);
+    },
+  },
+};

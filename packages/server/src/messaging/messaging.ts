@@ -1,0 +1,78 @@
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { createDevOutbox, type DevOutbox } from './dev-outbox.ts';
+import type { MailSender, SmsSender } from './messages.ts';
+
+/** How the server reaches people: e-mail, SMS, and (development only) the outbox that stands in for both. */
+export interface Messaging {
+  mail: MailSender;
+  sms: SmsSender;
+  /** Present in development mode only. */
+  outbox: DevOutbox | undefined;
+}
+
+/**
+ * Mail goes through SMTP when SMTP_URL is set, else (development only) to the dev outbox.
+ * SMS goes to the dev outbox in development; real SMS providers come later.
+ * Message bodies and codes are never logged.
+ */
+export function createMessaging(config: Config, db: Db): Messaging {
+  const outbox = config.devTools ? createDevOutbox(db) : undefined;
+  return {
+    mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, config.mailFrom) : outbox ? outboxMailSender(outbox) : unavailableMailSender(),
+    sms: outbox ? outboxSmsSender(outbox) : unavailableSmsSender(config.smsProvider),
+    outbox,
+  };
+}
+
+export function smtpMailSender(smtpUrl: string, from: string): MailSender {
+  // Nodemailer logs nothing unless asked (logger/debug options): message contents stay out of the logs.
+  const transport = nodemailer.createTransport(smtpUrl, { from });
+  return {
+    async send(message) {
+      await transport.sendMail({
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+      });
+    },
+  };
+}
+
+export function outboxMailSender(outbox: DevOutbox): MailSender {
+  return {
+    async send(message) {
+      await outbox.add({ channel: 'email', recipient: message.to, subject: message.subject, text: message.text, html: message.html, code: message.code });
+    },
+  };
+}
+
+export function outboxSmsSender(outbox: DevOutbox): SmsSender {
+  return {
+    async send(message) {
+      await outbox.add({ channel: 'sms', recipient: message.to, text: message.text, code: message.code });
+    },
+  };
+}
+
+function unavailableMailSender(): MailSender {
+  return {
+    async send() {
+      throw new Error('E-mail cannot be sent: SMTP_URL is not configured (the dev outbox exists in development mode only).');
+    },
+  };
+}
+
+function unavailableSmsSender(provider: Config['smsProvider']): SmsSender {
+  return {
+    async send() {
+      throw new Error(
+        provider === 'outbox'
+          ? 'SMS cannot be sent: SMS_PROVIDER=outbox works in development mode only.'
+          : `SMS cannot be sent: SMS_PROVIDER=${provider} is not implemented yet (only the development outbox exists).`,
+      );
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { TestBrowser } from '../../test/browser.ts';
+import { authorizationRequest, finishSignIn, oidc, relyingParty, signIn, startSignIn, type RelyingParty } from '../../test/relying-party.ts';
+
+/** The whole OpenID Connect flow, driven by a real relying party (openid-client). */
+describe('sign-in through the OpenID Connect flow', () => {
+  let server: TestServer;
+  let demoApp: RelyingParty;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    demoApp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+  });
+  afterAll(() => server?.close());
+
+  it('publishes discovery with code flow, PKCE S256, userinfo and end session', () => {
+    const metadata = demoApp.config.serverMetadata();
+    expect(metadata.issuer).toBe(`${server.url}/oidc`);
+    expect(metadata.response_types_supported).toEqual(['code']);
+    expect(metadata.code_challenge_methods_supported).toContain('S256');
+    expect(metadata.userinfo_endpoint).toBe(`${server.url}/oidc/me`);
+    expect(metadata.end_session_endpoint).toBe(`${server.url}/oidc/session/end`);
+    expect(metadata.claims_supported).toEqual(
+      expect.arrayContaining(['sub', 'name', 'email', 'email_verified', 'phone_number', 'phone_number_verified', 'picture', 'locale']),
+    );
+  });
+
+  it('signs the demo user in and hands the relying party tokens, claims, userinfo and a working refresh token', async () => {
+    const browser = new TestBrowser();
+    const auth = await authorizationRequest(demoApp, { scope: 'openid profile email phone offline_access' });
+    const challenge = await startSignIn(browser, server.url, auth);
+
+    const request = await browser.fetch(`${server.url}/api/v1/requests/login/${challenge}`);
+    expect(request.status).toBe(200);
+    const info = await request.json() as any;
+    expect(info).toMatchObject({ challenge, skip: false, client: { clientId: 'demo-app', clientName: expect.any(String), tenantId: 'demo' } });
+    expect(info.client.theme.primaryColor).toBe('#1565C0');
+    expect(info.client.tenant).toMatchObject({ passwordBasedAuthenticationAllowed: true, registrationAllowed: true });
+    expect(JSON.stringify(info)).not.toMatch(/secret|hash/i);
+
+    const login = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'demo@example.com', password: 'Passw0rd!', client_id: 'demo-app' });
+    expect(login.status).toBe(200);
+    const { redirectTo } = await login.json() as any;
+    expect(redirectTo).toBe(`${server.url}/oidc/auth/${challenge}`);
+
+    const tokens = await finishSignIn(browser, server.url, demoApp, auth, redirectTo);
+    const claims = tokens.claims();
+    expect(claims).toMatchObject({
+      iss: `${server.url}/oidc`,
+      aud: 'demo-app',
+      name: 'Demo User',
+      email: 'demo@example.com',
+      email_verified: true,
+      nonce: auth.nonce,
+    });
+    expect(claims?.sub).toEqual(expect.any(String));
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+
+    const userinfo = await oidc.fetchUserInfo(demoApp.config, tokens.access_token, claims!.sub);
+    expect(userinfo).toMatchObject({ sub: claims!.sub, name: 'Demo User', email: 'demo@example.com', email_verified: true });
+
+    const refreshed = await oidc.refreshTokenGrant(demoApp.config, tokens.refresh_token!);
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+    expect(refreshed.claims()?.sub).toBe(claims!.sub);
+
+    // The audit table has the sign-in.
+    const events = await server.ctx.audit.listForUser(claims!.sub);
+    expect(events.map((e) => e.type)).toContain('login.success');
+  });
+
+  it('refuses a resume from a browser that did not start the request (the challenge alone is not enough)', async () => {
+    const owner = new TestBrowser();
+    const auth = await authorizationRequest(demoApp);
+    const challenge = await startSignIn(owner, server.url, auth);
+    const thief = new TestBrowser();
+    const login = await thief.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'demo@example.com', password: 'Passw0rd!' });
+    const { redirectTo } = await login.json() as any;
+    const resumed = await thief.fetch(redirectTo);
+    expect(resumed.headers.get('location') ?? '').not.toContain('code=');
+  });
+
+  it('signs a second client in from the same session without asking again (single sign-on: the login screen is skipped)', async () => {
+    const { browser } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
+    const partnerShop = await relyingParty(server.url, 'partner-shop', 'partner-secret');
+
+    for (const scope of ['openid profile email', 'openid email offline_access']) {
+      const auth = await authorizationRequest(partnerShop, { scope });
+      const challenge = await startSignIn(browser, server.url, auth);
+      const info = await (await browser.fetch(`${server.url}/api/v1/requests/login/${challenge}`)).json() as any;
+      expect(info).toMatchObject({ skip: true, redirectTo: `${server.url}/oidc/auth/${challenge}`, client: { clientId: 'partner-shop' } });
+      const tokens = await finishSignIn(browser, server.url, partnerShop, auth, info.redirectTo);
+      expect(tokens.claims()).toMatchObject({ aud: 'partner-shop', email: 'demo@example.com' });
+      expect(Boolean(tokens.refresh_token)).toBe(scope.includes('offline_access'));
+    }
+
+    // Once the client holds a grant, the provider answers straight away.
+    const again = await authorizationRequest(partnerShop, { scope: 'openid email' });
+    const { url } = await browser.follow(again.url, server.url);
+    expect(url.startsWith(partnerShop.redirectUri)).toBe(true);
+  });
+
+  it('forces the login screen when the relying party asks for prompt=login', async () => {
+    const { browser } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
+    const auth = await authorizationRequest(demoApp, { prompt: 'login', login_hint: 'demo@example.com' });
+    const challenge = await startSignIn(browser, server.url, auth);
+    const info = await (await browser.fetch(`${server.url}/api/v1/requests/login/${challenge}`)).json() as any;
+    expect(info.skip).toBe(false);
+    expect(info.oidcContext.loginHint).toBe('demo@example.com');
+  });
+
+  it('logs out through end session with the confirmation step, after which the session is gone', async () => {
+    const { tokens, browser } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
+    const endSession = oidc.buildEndSessionUrl(demoApp.config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: `${server.url}/demo`, state: 'bye' });
+    const { url } = await browser.follow(endSession.toString(), server.url);
+    const logout = new URL(url);
+    expect(logout.pathname).toBe('/logout');
+    const challenge = logout.searchParams.get('challenge')!;
+
+    const info = await (await browser.fetch(`${server.url}/api/v1/requests/logout/${challenge}`)).json() as any;
+    expect(info).toMatchObject({ challenge, autoConfirm: true, client: { clientId: 'demo-app' } });
+
+    const decision = await browser.postJson(`${server.url}/api/v1/requests/logout/${challenge}`, { confirmed: true });
+    expect(decision.status).toBe(200);
+    const { redirectTo } = await decision.json() as any;
+    const page = await browser.fetch(redirectTo);
+    const html = await page.text();
+    const action = /action="([^"]+)"/.exec(html)![1]!;
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)![1]!;
+    expect(action).toBe(`${server.url}/oidc/session/end/confirm`);
+
+    const confirm = await browser.fetch(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ xsrf, logout: 'yes' }) });
+    expect(confirm.status).toBe(303);
+    expect(confirm.headers.get('location')).toBe(`${server.url}/demo?state=bye`);
+
+    // Signed out: a new request goes to the login screen again, and the challenge is spent.
+    const again = await authorizationRequest(demoApp);
+    await startSignIn(browser, server.url, again);
+    expect((await browser.fetch(`${server.url}/api/v1/requests/logout/${challenge}`)).status).toBe(400);
+  });
+
+  it('asks for confirmation without an id_token_hint, and Back keeps the session', async () => {
+    const { browser } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
+    const endSession = oidc.buildEndSessionUrl(demoApp.config, { client_id: 'demo-app', post_logout_redirect_uri: `${server.url}/demo` });
+    const { url } = await browser.follow(endSession.toString(), server.url);
+    const challenge = new URL(url).searchParams.get('challenge')!;
+    const info = await (await browser.fetch(`${server.url}/api/v1/requests/logout/${challenge}`)).json() as any;
+    expect(info.autoConfirm).toBe(false);
+
+    const back = await browser.postJson(`${server.url}/api/v1/requests/logout/${challenge}`, { confirmed: false });
+    expect(await back.json() as any).toEqual({ redirectTo: `${server.url}/demo` });
+
+    // Still signed in: the next request comes straight back with a code.
+    const auth = await authorizationRequest(demoApp);
+    const { url: callback } = await browser.follow(auth.url, server.url);
+    expect(callback).toContain('code=');
+  });
+});

@@ -1,0 +1,111 @@
+import { capabilities } from '@passgate/contract';
+import type { AppContext } from '../context.ts';
+import { createTenantService, inTransaction } from '../features/tenants/tenants.service.ts';
+import { createClientService } from '../features/clients/clients.service.ts';
+import { createUserService } from '../features/users/users.service.ts';
+
+export const DEMO_TENANT_ID = 'demo';
+export const DEMO_USER = { email: 'demo@example.com', password: 'Passw0rd!' } as const;
+/** The seeded relying parties and their secrets (development only; the /demo page signs in with them). */
+export const DEMO_CLIENT_SECRETS: Readonly<Record<string, string>> = { 'demo-app': 'demo-secret', 'partner-shop': 'partner-secret' };
+
+/**
+ * Development data, seeded once (nothing happens when tenant `demo` exists): tenant `demo` with
+ * every switch on, the `account` client of the SPA, two themed relying parties and a demo user.
+ * Everything goes through the services, so it is validated and audited like operator input.
+ */
+export async function seedDemo(ctx: AppContext): Promise<void> {
+  if (await ctx.tenants.findById(DEMO_TENANT_ID)) return;
+  const url = ctx.config.publicUrl;
+  const actor = { by: 'seed' };
+
+  try {
+    await seed(ctx, url, actor);
+  } catch (error) {
+    // Another instance starting on the same database may have seeded it a moment ago.
+    if (await ctx.tenants.findById(DEMO_TENANT_ID)) return;
+    throw error;
+  }
+}
+
+async function seed(ctx: AppContext, url: string, actor: { by: string }): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    const tenants = createTenantService({ db: trx });
+    const clients = createClientService({ db: trx, keys: ctx.keys });
+    const users = createUserService({ db: trx });
+
+    await tenants.create(
+      {
+        id: DEMO_TENANT_ID,
+        name: 'Demo',
+        brandName: 'Passgate Demo',
+        passwordlessAuthenticationAllowed: true,
+        passwordBasedAuthenticationAllowed: true,
+        registrationAllowed: true,
+        resetPasswordAllowed: true,
+        webauthnAllowed: true,
+        passwordPolicy: null,
+      },
+      actor,
+    );
+
+    await clients.create(
+      {
+        id: 'account',
+        tenantId: DEMO_TENANT_ID,
+        name: 'Passgate Account',
+        tokenEndpointAuthMethod: 'none',
+        redirectUris: [`${url}/user/callback`],
+        postLogoutRedirectUris: [`${url}/user/dashboard`, `${url}/`],
+        grantTypes: ['authorization_code', 'refresh_token'],
+      },
+      actor,
+    );
+
+    const relyingParty = { tenantId: DEMO_TENANT_ID, tokenEndpointAuthMethod: 'client_secret_basic', redirectUris: [`${url}/demo/callback`], postLogoutRedirectUris: [`${url}/demo`], grantTypes: ['authorization_code', 'refresh_token'] };
+    await clients.create(
+      {
+        ...relyingParty,
+        id: 'demo-app',
+        name: 'Demo App',
+        secret: DEMO_CLIENT_SECRETS['demo-app'],
+        permissions: [...capabilities],
+        theme: {
+          primaryColor: '#1565C0',
+          buttonColor: '#1565C0',
+          backgroundColor: '#E3F2FD',
+          title: 'Demo App',
+          iconUri: `${url}/themes/demo-app-icon.svg`,
+          hyperlink: `${url}/demo`,
+          hyperlinkedText: 'Back to Demo App',
+        },
+        logoUri: `${url}/themes/demo-app-logo.svg`,
+        i18n: { defaultLocale: 'vi' },
+        termsPrivacy: { brandName: 'Demo App' },
+      },
+      actor,
+    );
+    await clients.create(
+      {
+        ...relyingParty,
+        id: 'partner-shop',
+        name: 'Partner Shop',
+        secret: DEMO_CLIENT_SECRETS['partner-shop'],
+        permissions: ['users:email:login'],
+        theme: {
+          primaryColor: '#2E7D32',
+          buttonColor: '#F57C00',
+          backgroundColor: '#FFF8E1',
+          backgroundImageUri: `${url}/themes/partner-shop-bg.svg`,
+          title: 'Partner Shop',
+          iconUri: `${url}/themes/partner-shop-icon.svg`,
+        },
+        logoUri: `${url}/themes/partner-shop-logo.svg`,
+        i18n: { defaultLocale: 'en' },
+      },
+      actor,
+    );
+
+    await users.createUser({ tenantId: DEMO_TENANT_ID, email: DEMO_USER.email, name: 'Demo User', password: DEMO_USER.password, status: 'active' }, actor);
+  });
+}

@@ -1,0 +1,66 @@
+// The first load of /login must stay within 150 KB of JavaScript, gzip, all chunks together
+// (DESIGN.md section 8). Run after `vite build`: it reads dist/.vite/manifest.json and sums the
+// entry chunk, the login route chunk (when the login screen is not bundled into the entry) and the
+// default language, each with its static imports. It also fails when that first load would
+// include the account area or oidc-client-ts.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const BUDGET_BYTES = 150 * 1024;
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
+
+/** Chunks the /login page fetches before it can show anything. */
+const FIRST_LOAD = [
+  { label: 'entry', find: ([, chunk]) => chunk.isEntry },
+  // A chunk of its own when lazy; absent from the manifest when it is part of the entry.
+  { label: 'login route', find: ([src]) => src === 'src/routes/login/Login.tsx', optional: true },
+  { label: 'default language (vi)', find: ([src]) => src === 'src/i18n/vi.json' },
+];
+/** Must never be part of that first load. */
+const FORBIDDEN = ['src/routes/account/AccountArea.tsx', 'src/routes/account/auth.ts'];
+
+const files = new Map();
+function collect(key, seen = new Set()) {
+  if (seen.has(key)) return;
+  seen.add(key);
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`The manifest has no chunk ${key}`);
+  if (chunk.file.endsWith('.js')) files.set(chunk.file, key);
+  for (const imported of chunk.imports ?? []) collect(imported, seen);
+}
+
+for (const { label, find, optional } of FIRST_LOAD) {
+  const found = Object.entries(manifest).find(find);
+  if (!found && optional) continue;
+  if (!found) {
+    console.error(`bundle-report: no ${label} chunk in the manifest`);
+    process.exit(1);
+  }
+  collect(found[0]);
+}
+
+const forbidden = [...files.values()].filter((key) => FORBIDDEN.includes(key) || /oidc-client-ts/.test(key));
+const rows = [...files.keys()].map((file) => {
+  const bytes = readFileSync(join(dist, file));
+  return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+});
+rows.sort((a, b) => b.gzip - a.gzip);
+
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const total = rows.reduce((sum, row) => sum + row.gzip, 0);
+const print = (line) => process.stdout.write(`${line}\n`);
+print('First load of /login (JavaScript):');
+for (const row of rows) print(`  ${row.file.padEnd(48)} ${kb(row.raw).padStart(10)} raw ${kb(row.gzip).padStart(10)} gzip`);
+print(`Total: ${kb(total)} gzip (budget ${kb(BUDGET_BYTES)})`);
+
+if (forbidden.length > 0) {
+  console.error(`bundle-report: the first load of /login includes account-area code: ${forbidden.join(', ')}`);
+  process.exit(1);
+}
+if (total > BUDGET_BYTES) {
+  console.error(`bundle-report: over budget by ${kb(total - BUDGET_BYTES)}`);
+  process.exit(1);
+}

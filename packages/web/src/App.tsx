@@ -1,0 +1,60 @@
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import CssBaseline from '@mui/material/CssBaseline';
+import { ThemeProvider } from '@mui/material/styles';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { ErrorBoundary } from './components/ErrorBoundary.tsx';
+import { Loading } from './components/Loading.tsx';
+import { StartupFailure } from './components/StartupFailure.tsx';
+import { changeLanguage, currentLanguage } from './i18n/i18n.ts';
+import { queryLocale } from './i18n/language.ts';
+import { appTheme } from './theme/themes.ts';
+import Login from './routes/login/Login.tsx';
+
+// The login screen, where nearly every visit starts, ships with the entry (one file compresses
+// far better than many); every other screen is its own chunk, so the first load of /login never
+// fetches the account area (nor oidc-client-ts).
+const Logout = lazy(() => import('./routes/logout/Logout.tsx'));
+const ErrorScreen = lazy(() => import('./routes/errors/ErrorScreen.tsx'));
+const SessionExpired = lazy(() => import('./routes/errors/SessionExpired.tsx'));
+const Privacy = lazy(() => import('./routes/privacy/Privacy.tsx'));
+const AccountArea = lazy(() => import('./routes/account/AccountArea.tsx'));
+
+export function AppProviders({ children }: { children: ReactNode }) {
+  return (
+    <ThemeProvider theme={appTheme}>
+      <CssBaseline />
+      {children}
+    </ThemeProvider>
+  );
+}
+
+/** A `locale` in the address wins over everything else (DESIGN.md section 8). */
+function LocaleFromAddress() {
+  const { search } = useLocation();
+  const locale = queryLocale(search);
+  useEffect(() => {
+    if (locale && locale !== currentLanguage()) void changeLanguage(locale);
+  }, [locale]);
+  return null;
+}
+
+export function AppRoutes() {
+  return (
+    <ErrorBoundary fallback={<StartupFailure network={false} />}>
+      <LocaleFromAddress />
+      <Suspense fallback={<Loading />}>
+        <Routes>
+          <Route path="/" element={<Navigate to="/user/dashboard" replace />} />
+          <Route path="/login" element={<Login />} />
+          <Route path="/logout" element={<Logout />} />
+          <Route path="/error" element={<ErrorScreen />} />
+          <Route path="/alert/session-expired" element={<SessionExpired />} />
+          <Route path="/alert/*" element={<Navigate to="/alert/session-expired" replace />} />
+          <Route path="/privacy" element={<Privacy />} />
+          <Route path="/user/*" element={<AccountArea />} />
+          <Route path="*" element={<Navigate to="/error" replace state={{ status: 404 }} />} />
+        </Routes>
+      </Suspense>
+    </ErrorBoundary>
+  );
+}

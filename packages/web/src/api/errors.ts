@@ -1,0 +1,44 @@
+import { ErrorCode } from '@passgate/contract';
+
+/** An answer of the API carrying the error envelope `{"error":{"code","message","field"}}`. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The request never got an answer (server down, network lost). */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+}
+
+/** What a screen does with a failed call (SPEC.md section 8). */
+export type ErrorOutcome =
+  /** A 4xx: show the message mapped to its code, or the server's own message. */
+  | { kind: 'message'; code: number; serverMessage: string }
+  /** No answer: 'Cannot connect to Server'. */
+  | { kind: 'network' }
+  /** A 5xx: go to the Error screen with state 500. */
+  | { kind: 'server-error' }
+  /** 'Pending': passed over silently. */
+  | { kind: 'silent' };
+
+export function classifyError(error: unknown): ErrorOutcome {
+  if (error instanceof NetworkError) return { kind: 'network' };
+  if (error instanceof ApiError) {
+    if (error.code === ErrorCode.Pending) return { kind: 'silent' };
+    if (error.status >= 500) return { kind: 'server-error' };
+    return { kind: 'message', code: error.code, serverMessage: error.message };
+  }
+  return { kind: 'server-error' };
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}

@@ -1,0 +1,13 @@
+import type { LoginRequestInfo, LoginResponse, LogoutRequestInfo, PasswordLoginBody } from '@passgate/contract';
+import { api } from './client.ts';
+
+const challengePath = (challenge: string) => encodeURIComponent(challenge);
+
+/** The calls of the hosted login flow (SPEC.md section 7). */
+export const loginFlowApi = {
+  loginRequest: (challenge: string) => api.get<LoginRequestInfo>(`/v1/requests/login/${challengePath(challenge)}`),
+  passwordLogin: (body: PasswordLoginBody) => api.post<LoginResponse>('/v1/users/login', { ...body }),
+  logoutRequest: (challenge: string) => api.get<LogoutRequestInfo>(`/v1/requests/logout/${challengePath(challenge)}`),
+  decideLogout: (challenge: string, confirmed: boolean) =>
+    api.post<{ redirectTo: string }>(`/v1/requests/logout/${challengePath(challenge)}`, { confirmed }),
+};

@@ -1,0 +1,18 @@
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+
+/** A screen that fails to render (or a chunk that fails to load) shows `fallback` instead of a blank page. */
+export class ErrorBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo): void {
+    console.error('Screen failed to render', error, info.componentStack);
+  }
+
+  override render(): ReactNode {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}

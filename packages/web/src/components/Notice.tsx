@@ -1,0 +1,44 @@
+import { useEffect, useRef } from 'react';
+import Box from '@mui/material/Box';
+import { alpha } from '@mui/material/styles';
+import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
+import InfoOutlined from '@mui/icons-material/InfoOutlined';
+
+/**
+ * A message box (role alert) that takes the keyboard focus when its message appears, so screen
+ * readers announce it and keyboard users land on it. Light on purpose: it is part of the first
+ * load of /login.
+ */
+export function Notice({ message, severity = 'error' }: { message: string | null | undefined; severity?: 'error' | 'info' }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (message) ref.current?.focus();
+  }, [message]);
+  if (!message) return null;
+  const Icon = severity === 'error' ? ErrorOutline : InfoOutlined;
+  return (
+    <Box
+      ref={ref}
+      role="alert"
+      tabIndex={-1}
+      sx={(theme) => ({
+        display: 'flex',
+        alignItems: 'flex-start',
+        gap: 1.5,
+        mb: 2,
+        px: 2,
+        py: 1.5,
+        borderRadius: 1,
+        typography: 'body2',
+        color: theme.palette[severity].dark,
+        bgcolor: alpha(theme.palette[severity].main, 0.08),
+        border: `1px solid ${alpha(theme.palette[severity].main, 0.3)}`,
+        '&:focus-visible': { outline: `2px solid ${theme.palette[severity].main}`, outlineOffset: 2 },
+        '&:focus': { outline: 'none' },
+      })}
+    >
+      <Icon fontSize="small" aria-hidden sx={{ mt: '1px', flexShrink: 0 }} />
+      <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>{message}</Box>
+    </Box>
+  );
+}

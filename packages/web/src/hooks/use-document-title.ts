@@ -1,0 +1,24 @@
+import { useEffect } from 'react';
+
+/** Sets the browser tab's title while the screen is shown. */
+export function useDocumentTitle(title: string | undefined): void {
+  useEffect(() => {
+    if (title) document.title = title;
+  }, [title]);
+}
+
+/** Shows the client's icon as the tab's icon while the screen is shown, then restores the app's. */
+export function useFavicon(href: string | null | undefined): void {
+  useEffect(() => {
+    if (!href) return;
+    const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+    if (!link) return;
+    const previous = { href: link.getAttribute('href'), type: link.getAttribute('type') };
+    link.setAttribute('href', href);
+    link.removeAttribute('type');
+    return () => {
+      if (previous.href) link.setAttribute('href', previous.href);
+      if (previous.type) link.setAttribute('type', previous.type);
+    };
+  }, [href]);
+}

@@ -1,0 +1,23 @@
+import type { TFunction } from 'i18next';
+import { classifyError } from '../api/errors.ts';
+
+/**
+ * The text a screen shows for a failed call (SPEC.md section 8): a 4xx shows the message mapped to
+ * its code (`errors.<code>`, present for every code of the contract's catalogue), else the
+ * server's message; no answer shows 'Cannot connect to Server'. Null for what is not shown as a
+ * message: 'pending' (silent) and 5xx (the Error screen instead).
+ */
+export function errorText(t: TFunction, error: unknown): string | null {
+  const outcome = classifyError(error);
+  switch (outcome.kind) {
+    case 'message': {
+      const messages: Partial<Record<string, string>> = t('errors', { returnObjects: true });
+      return messages[outcome.code] ?? (outcome.serverMessage || t('messages.somethingWrong'));
+    }
+    case 'network':
+      return t('messages.cannotConnect');
+    case 'silent':
+    case 'server-error':
+      return null;
+  }
+}

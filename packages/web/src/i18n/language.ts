@@ -1,0 +1,41 @@
+import { DEFAULT_LOCALE, type Locale } from '@passgate/contract';
+
+export const LANGUAGES: readonly Locale[] = ['vi', 'en'];
+const STORAGE_KEY = 'passgate.locale';
+
+export function asLocale(value: string | null | undefined): Locale | null {
+  const short = value?.trim().toLowerCase().slice(0, 2);
+  return LANGUAGES.find((l) => l === short) ?? null;
+}
+
+/** The `locale` query parameter of the current address. */
+export function queryLocale(search: string = window.location.search): Locale | null {
+  return asLocale(new URLSearchParams(search).get('locale'));
+}
+
+export function storedLocale(): Locale | null {
+  try {
+    return asLocale(window.localStorage.getItem(STORAGE_KEY));
+  } catch {
+    return null;
+  }
+}
+
+/** Remembers the language the user picked with the switcher. */
+export function storeLocale(locale: Locale): void {
+  try {
+    window.localStorage.setItem(STORAGE_KEY, locale);
+  } catch {
+    // Private mode or storage disabled: the choice lasts for this page only.
+  }
+}
+
+/** DESIGN.md section 8: query `locale`, then the stored choice, then the client's setting, then vi. */
+export function resolveLocale(sources: { query?: Locale | null; stored?: Locale | null; client?: Locale | null }): Locale {
+  return sources.query ?? sources.stored ?? sources.client ?? DEFAULT_LOCALE;
+}
+
+/** Whether the user (by the address or the switcher) has already chosen, so the client's setting must not override. */
+export function userChoseLocale(search: string = window.location.search): boolean {
+  return queryLocale(search) !== null || storedLocale() !== null;
+}

@@ -1,0 +1,29 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { AppProviders, AppRoutes } from './App.tsx';
+import { NetworkError } from './api/errors.ts';
+import { StartupFailure } from './components/StartupFailure.tsx';
+import { initI18n } from './i18n/i18n.ts';
+import { queryLocale, resolveLocale, storedLocale } from './i18n/language.ts';
+import { loadRuntimeConfig } from './lib/runtime-config.ts';
+
+async function start(): Promise<void> {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('#root is missing from index.html');
+  const root = createRoot(container);
+
+  // The client's own language setting is applied by the Login screen once it knows the client.
+  const locale = resolveLocale({ query: queryLocale(), stored: storedLocale() });
+  const [config] = await Promise.allSettled([loadRuntimeConfig(), initI18n(locale)]);
+
+  root.render(
+    <StrictMode>
+      <AppProviders>
+        <BrowserRouter>{config.status === 'fulfilled' ? <AppRoutes /> : <StartupFailure network={config.reason instanceof NetworkError} />}</BrowserRouter>
+      </AppProviders>
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,0 +1,31 @@
+import { useState } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Navigate, Route, Routes } from 'react-router';
+import { AccountLayout } from './AccountLayout.tsx';
+import { RequireAuth } from './auth-context.tsx';
+import { Dashboard } from './Dashboard.tsx';
+import { createQueryClient } from './query-client.ts';
+import { SigninCallback } from './SigninCallback.tsx';
+
+/** /user/*: the signed-in account area, its own chunk (the login screens never load it). */
+export default function AccountArea() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Routes>
+        <Route path="callback" element={<SigninCallback />} />
+        <Route
+          element={
+            <RequireAuth>
+              <AccountLayout />
+            </RequireAuth>
+          }
+        >
+          <Route index element={<Navigate to="/user/dashboard" replace />} />
+          <Route path="dashboard" element={<Dashboard />} />
+          <Route path="*" element={<Navigate to="/user/dashboard" replace />} />
+        </Route>
+      </Routes>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,45 @@
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { isUnauthorized } from '../../api/errors.ts';
+import { UserAvatar } from './UserAvatar.tsx';
+import { contactOf, displayName, useProfile } from './use-profile.ts';
+
+/** /user/dashboard: the avatar, the name and the e-mail or phone number. */
+export function Dashboard() {
+  const { t } = useTranslation();
+  const profile = useProfile();
+  useDocumentTitle(`${t('account.dashboard.heading')} · ${t('app.name')}`);
+  const name = displayName(profile.data);
+
+  return (
+    <Box sx={{ maxWidth: 720, mx: 'auto' }}>
+      <Typography variant="h1" sx={{ mb: 3 }}>
+        {t('account.dashboard.heading')}
+      </Typography>
+      {profile.isError && !isUnauthorized(profile.error) && <ApiErrorAlert error={profile.error} />}
+      {profile.isPending && <Loading />}
+      {profile.data && (
+        <Card variant="outlined" sx={{ borderRadius: 3 }}>
+          <CardContent sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: 1.5, py: 5 }}>
+            <UserAvatar name={name} src={profile.data.avatarUrl} size={96} alt={t('account.dashboard.avatarAlt', { name })} />
+            <Typography variant="h2" component="p" sx={{ overflowWrap: 'anywhere' }}>
+              {t('account.dashboard.welcome', { name })}
+            </Typography>
+            <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+              {contactOf(profile.data)}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 480 }}>
+              {t('account.dashboard.description')}
+            </Typography>
+          </CardContent>
+        </Card>
+      )}
+    </Box>
+  );
+}

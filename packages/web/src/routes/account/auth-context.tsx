@@ -1,0 +1,89 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import type { User } from 'oidc-client-ts';
+import { Loading } from '../../components/Loading.tsx';
+import { forgetUser, signOut, startSignIn, userManager } from './auth.ts';
+
+export const AUTH_USER_KEY = ['auth', 'user'] as const;
+
+interface AuthValue {
+  user: User;
+  accessToken: string;
+  /** Log out: the provider's end-session with id_token_hint. */
+  signOut: () => void;
+  /** The session is no longer accepted (expired token, 401): forget it and show the alert. */
+  expire: () => void;
+}
+
+const AuthContext = createContext<AuthValue | null>(null);
+
+export function useAuth(): AuthValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth outside <RequireAuth>');
+  return value;
+}
+
+/** The login guard of /user/*: no session starts a sign-in; an expired one goes to the session-expired alert. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const userQuery = useQuery({
+    queryKey: AUTH_USER_KEY,
+    queryFn: async () => (await userManager().getUser()) ?? null,
+    staleTime: Infinity,
+  });
+  const [signInFailed, setSignInFailed] = useState(false);
+  const user = userQuery.data;
+  const status = userQuery.isError || user === null ? 'anonymous' : user === undefined ? 'checking' : user.expired ? 'expired' : 'ready';
+
+  // Idempotent: the token-expired event, the guard and a 401 may all report the same expiry.
+  const expire = useCallback(() => {
+    void forgetUser().finally(() => {
+      queryClient.removeQueries({ queryKey: AUTH_USER_KEY });
+      queryClient.removeQueries({ queryKey: ['me'] });
+      void navigate('/alert/session-expired', { replace: true });
+    });
+  }, [navigate, queryClient]);
+
+  const returnTo = `${location.pathname}${location.search}`;
+  const signingIn = useRef(false);
+  useEffect(() => {
+    if (status === 'anonymous' && !signingIn.current) {
+      signingIn.current = true;
+      startSignIn(returnTo).catch(() => {
+        signingIn.current = false;
+        setSignInFailed(true);
+      });
+    }
+    if (status === 'expired') expire();
+  }, [status, returnTo, expire]);
+
+  useEffect(() => {
+    const events = userManager().events;
+    events.addAccessTokenExpired(expire);
+    return () => events.removeAccessTokenExpired(expire);
+  }, [expire]);
+
+  const value = useMemo<AuthValue | null>(
+    () => (user && status === 'ready' ? { user, accessToken: user.access_token, signOut: () => void signOut(user), expire } : null),
+    [user, status, expire],
+  );
+
+  if (signInFailed) {
+    return (
+      <Box sx={{ maxWidth: 420, mx: 'auto', mt: 8, px: 2 }}>
+        <Alert severity="error" role="alert">
+          {t('messages.cannotConnect')}
+        </Alert>
+      </Box>
+    );
+  }
+  if (!value) return <Loading label={t('account.signingIn')} />;
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

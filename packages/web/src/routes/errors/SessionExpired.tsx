@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
+import { PublicPage } from '../../components/PublicPage.tsx';
+import { NetworkError } from '../../api/errors.ts';
+
+/** /alert/session-expired: Session Expired, Please login again, and a fresh sign-in of the account area. */
+export default function SessionExpired() {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const relogin = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      // Loaded only now: the account area's sign-in code is not part of the public screens.
+      const { startSignIn } = await import('../account/auth.ts');
+      await startSignIn('/user/dashboard', { forget: true });
+    } catch (cause) {
+      setBusy(false);
+      setError(new NetworkError('Cannot connect to Server', { cause }));
+    }
+  };
+
+  return (
+    <PublicPage title={t('sessionExpired.documentTitle')}>
+      <Box sx={{ textAlign: 'center' }}>
+        <Typography variant="h1" sx={{ mb: 1.5 }}>
+          {t('sessionExpired.heading')}
+        </Typography>
+        <Typography color="text.secondary" sx={{ mb: 3 }}>
+          {t('sessionExpired.message')}
+        </Typography>
+        <ApiErrorAlert error={error} />
+        <Button variant="contained" size="large" fullWidth disabled={busy} onClick={() => void relogin()}>
+          {t('sessionExpired.relogin')}
+        </Button>
+      </Box>
+    </PublicPage>
+  );
+}

@@ -1,0 +1,112 @@
+import { use, useEffect } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import type { LoginRequestInfo } from '@passgate/contract';
+import { loginFlowApi } from '../../api/login-flow.ts';
+import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { PublicPage } from '../../components/PublicPage.tsx';
+import { RequestBoundary } from '../../components/RequestBoundary.tsx';
+import { changeLanguage } from '../../i18n/i18n.ts';
+import { queryLocale, storedLocale } from '../../i18n/language.ts';
+import { browser } from '../../lib/browser.ts';
+import { cachedRequest, forgetRequest } from '../../lib/request-cache.ts';
+import { LoginCard } from './LoginCard.tsx';
+
+const requestKey = (challenge: string) => `login-request:${challenge}`;
+
+/** /login?challenge=…: the themed sign-in screen of the client that sent the user. */
+export default function Login() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const challenge = params.get('challenge');
+  const title = t('login.documentTitle');
+  if (!challenge) {
+    return (
+      <PublicPage title={title}>
+        <Notice message={t('messages.missingChallenge')} />
+      </PublicPage>
+    );
+  }
+  return (
+    <RequestBoundary
+      key={challenge}
+      loading={
+        <PublicPage title={title}>
+          <Loading />
+        </PublicPage>
+      }
+      onRetry={() => forgetRequest(requestKey(challenge))}
+      failed={(error, retry) => (
+        <PublicPage title={title}>
+          <ApiErrorAlert error={error} />
+          <Box sx={{ display: 'flex', justifyContent: 'center' }}>
+            <Button variant="outlined" onClick={retry}>
+              {t('common.retry')}
+            </Button>
+          </Box>
+        </PublicPage>
+      )}
+    >
+      <LoginScreen challenge={challenge} />
+    </RequestBoundary>
+  );
+}
+
+function LoginScreen({ challenge }: { challenge: string }) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const info = use(cachedRequest(requestKey(challenge), () => loginFlowApi.loginRequest(challenge)));
+  // Read again when the user comes back to this screen later (the request may have moved on).
+  useEffect(() => () => forgetRequest(requestKey(challenge)), [challenge]);
+
+  const skipTo = info.skip && info.redirectTo ? info.redirectTo : null;
+  useSkipRedirect(skipTo);
+  useClientLanguage(info, params);
+
+  if (skipTo) {
+    return (
+      <PublicPage title={t('login.documentTitle')}>
+        <Loading label={t('common.redirecting')} />
+      </PublicPage>
+    );
+  }
+
+  const client = info.client;
+  return (
+    <PublicPage client={client} title={client.theme.title || `${t('login.documentTitle')} · ${client.clientName}`}>
+      <Box sx={{ textAlign: 'center', mb: 3 }}>
+        {client.logoUri && (
+          <Box component="img" src={client.logoUri} alt={t('login.logoAlt', { client: client.clientName })} sx={{ maxHeight: 64, maxWidth: '70%', mb: 2 }} />
+        )}
+        <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
+          {client.theme.title || t('login.heading')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          {t('login.subheading', { client: client.clientName })}
+        </Typography>
+      </Box>
+      <LoginCard info={info} />
+    </PublicPage>
+  );
+}
+
+/** When the provider says skip, the user is already signed in: go straight on. */
+function useSkipRedirect(url: string | null): void {
+  useEffect(() => {
+    if (url) browser.assign(url);
+  }, [url]);
+}
+
+/** The client's language applies unless the address or the user's stored choice already picked one. */
+function useClientLanguage(info: LoginRequestInfo, params: URLSearchParams): void {
+  const clientLocale = info.client.i18n.defaultLocale;
+  const chosen = queryLocale(`?${params.toString()}`) ?? storedLocale();
+  useEffect(() => {
+    if (clientLocale && !chosen) void changeLanguage(clientLocale);
+  }, [clientLocale, chosen]);
+}

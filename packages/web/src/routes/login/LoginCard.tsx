@@ -1,0 +1,85 @@
+import { useMemo, useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import FacebookIcon from '@mui/icons-material/Facebook';
+import GoogleIcon from '@mui/icons-material/Google';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import type { LoginRequestInfo } from '@passgate/contract';
+import { Notice } from '../../components/Notice.tsx';
+import { TextLink } from '../../components/TextLink.tsx';
+import { browser } from '../../lib/browser.ts';
+import { flowHref, loginOptions } from './login-options.ts';
+import { PasswordLoginForm } from './PasswordLoginForm.tsx';
+
+const column = { display: 'flex', flexDirection: 'column', gap: 1.5 } as const;
+
+/** Everything the Login screen offers this client: social buttons, the password form and the other ways in. */
+export function LoginCard({ info }: { info: LoginRequestInfo }) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const options = useMemo(() => loginOptions(info.client, { publicKeyCredential: browser.supportsPublicKeyCredential() }), [info.client]);
+  const [socialNotice, setSocialNotice] = useState<string | null>(null);
+
+  const social = options.google || options.facebook;
+  const forgotPasswordHref = options.forgotPassword ? flowHref('/password/recover', params) : null;
+  const anyMethod = options.passwordForm || social || options.passwordless || options.webauthn;
+  // The social sign-in SDKs arrive with a later issue; until then the buttons say so.
+  const socialLogin = (provider: string) => setSocialNotice(t('login.socialUnavailable', { provider }));
+  const otherWays = options.passwordless || options.webauthn || (forgotPasswordHref && !options.passwordForm);
+
+  return (
+    <>
+      <Notice severity="info" message={socialNotice} />
+      {social && (
+        <Box sx={column}>
+          {options.google && (
+            <Button variant="outlined" size="large" fullWidth startIcon={<GoogleIcon />} onClick={() => socialLogin('Google')}>
+              {t('login.google')}
+            </Button>
+          )}
+          {options.facebook && (
+            <Button variant="outlined" size="large" fullWidth startIcon={<FacebookIcon />} onClick={() => socialLogin('Facebook')}>
+              {t('login.facebook')}
+            </Button>
+          )}
+        </Box>
+      )}
+      {social && options.passwordForm && <OrSeparator label={t('common.or')} />}
+      {options.passwordForm && <PasswordLoginForm info={info} options={options} forgotPasswordHref={forgotPasswordHref} />}
+      {!anyMethod && <Notice severity="info" message={t('login.noMethods')} />}
+
+      {otherWays && (
+        <Box sx={{ ...column, gap: 1, mt: 2.5, alignItems: 'center' }}>
+          {forgotPasswordHref && !options.passwordForm && <TextLink to={forgotPasswordHref}>{t('login.forgotPassword')}</TextLink>}
+          {options.passwordless && <TextLink to={flowHref('/login/passwordless', params)}>{t('login.passwordless')}</TextLink>}
+          {options.webauthn && <TextLink to={flowHref('/login/webauthn', params)}>{t('login.webauthn')}</TextLink>}
+        </Box>
+      )}
+
+      {options.register && (
+        <Box sx={{ mt: 3, textAlign: 'center' }}>
+          <Typography variant="body2" component="span" color="text.secondary">
+            {t('login.noAccount')}{' '}
+          </Typography>
+          <TextLink to={flowHref('/register', params)} sx={{ fontWeight: 700 }}>
+            {t('login.register')}
+          </TextLink>
+        </Box>
+      )}
+    </>
+  );
+}
+
+/** "—— or ——" between the social buttons and the password form. */
+function OrSeparator({ label }: { label: string }) {
+  const line = { flex: 1, height: '1px', bgcolor: 'divider' } as const;
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, my: 2.5, color: 'text.secondary', typography: 'body2' }}>
+      <Box sx={line} />
+      {label}
+      <Box sx={line} />
+    </Box>
+  );
+}

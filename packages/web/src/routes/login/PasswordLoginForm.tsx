@@ -1,0 +1,142 @@
+import { useRef, useState, type FormEvent } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { PHONE_LENGTH, USERNAME_MAX_LENGTH, type LoginRequestInfo, type LoginResponse } from '@passgate/contract';
+import { loginFlowApi } from '../../api/login-flow.ts';
+import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { FormField } from '../../components/FormField.tsx';
+import { PasswordField } from '../../components/PasswordField.tsx';
+import { TextLink } from '../../components/TextLink.tsx';
+import { browser } from '../../lib/browser.ts';
+import { flowHref, type LoginOptions } from './login-options.ts';
+import { checkPassword, checkUsername, type FieldProblem } from './login-validation.ts';
+
+type Failure = { error: unknown } | { somethingWrong: true };
+
+interface Props {
+  info: LoginRequestInfo;
+  options: LoginOptions;
+  /** Where 'Forgot password?' leads, when the client offers it. */
+  forgotPasswordHref: string | null;
+}
+
+/** The username (e-mail and/or phone) and password form of the Login screen. */
+export function PasswordLoginForm({ info, options, forgotPasswordHref }: Props) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const loginHint = info.oidcContext.loginHint?.trim() || undefined;
+  const [username, setUsername] = useState(loginHint ?? '');
+  const [password, setPassword] = useState('');
+  const [problems, setProblems] = useState<{ username?: FieldProblem; password?: FieldProblem }>({});
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  const labelKey = options.usernameLabel;
+  const label = t(`fields.${labelKey}`);
+  const phoneOnly = options.usernameKinds.length === 1 && options.usernameKinds[0] === 'phone';
+  const emailOnly = options.usernameKinds.length === 1 && options.usernameKinds[0] === 'email';
+  const describe = (problem: FieldProblem | undefined) => {
+    if (!problem) return null;
+    if (problem.kind === 'required') return t('validation.required', { field: t(`fields.${problem.field}`).toLocaleLowerCase() });
+    if (problem.kind === 'usernameInvalid') return t('validation.usernameInvalid', { username: problem.username });
+    if (problem.kind === 'passwordTooShort') return t('validation.passwordMinLength', { count: problem.count });
+    return t('validation.passwordTooLong', { count: problem.count });
+  };
+
+  /** SPEC.md section 4, Login: password warning, then second factor, then the redirect. */
+  const follow = (response: LoginResponse, name: string) => {
+    const { mfaRequired, tokenType, mfaToken, redirectTo, passwordWarning } = response;
+    if (passwordWarning) {
+      void navigate(flowHref('/password/coming-expire', params), {
+        state: { mfaRequired: mfaRequired ?? false, tokenType, mfaToken, redirectTo, username: name, passwordWarning },
+      });
+    } else if (mfaRequired) {
+      void navigate(flowHref('/login/mfa', params), { state: { tokenType, mfaToken, username: name, challenge: info.challenge } });
+    } else if (redirectTo) {
+      browser.assign(redirectTo);
+      return true;
+    } else {
+      setFailure({ somethingWrong: true });
+    }
+    return false;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const name = (loginHint ?? username).trim();
+    const found = {
+      username: checkUsername(name, labelKey, options.usernameKinds, info.client.usernamePolicy),
+      password: checkPassword(password),
+    };
+    setProblems(found);
+    if (found.username) return usernameRef.current?.focus();
+    if (found.password) return passwordRef.current?.focus();
+
+    setFailure(null);
+    setAttempt((n) => n + 1);
+    setBusy(true);
+    let leaving = false;
+    try {
+      const response = await loginFlowApi.passwordLogin({ challenge: info.challenge, username: name, password, clientId: info.client.clientId });
+      leaving = follow(response, name);
+    } catch (error) {
+      setFailure({ error });
+    } finally {
+      // Stay disabled while the browser leaves for the relying party.
+      if (!leaving) setBusy(false);
+    }
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
+      {failure && 'error' in failure && <ApiErrorAlert key={attempt} error={failure.error} />}
+      {failure && 'somethingWrong' in failure && <Notice key={attempt} message={t('messages.somethingWrong')} />}
+      <FormField
+        id="login-username"
+        name="username"
+        label={label}
+        value={username}
+        onChange={(event) => setUsername(event.target.value)}
+        inputRef={usernameRef}
+        type={phoneOnly ? 'tel' : emailOnly ? 'email' : 'text'}
+        autoComplete="username"
+        autoFocus={!loginHint}
+        disabled={Boolean(loginHint)}
+        required
+        error={describe(problems.username)}
+        maxLength={phoneOnly ? PHONE_LENGTH : USERNAME_MAX_LENGTH}
+        inputMode={phoneOnly ? 'numeric' : 'email'}
+        autoCapitalize="none"
+        spellCheck={false}
+      />
+      <PasswordField
+        id="login-password"
+        name="password"
+        label={t('fields.password')}
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        inputRef={passwordRef}
+        autoComplete="current-password"
+        autoFocus={Boolean(loginHint)}
+        required
+        error={describe(problems.password)}
+      />
+      {forgotPasswordHref && (
+        <Box sx={{ textAlign: 'right', mt: 0.5 }}>
+          <TextLink to={forgotPasswordHref}>{t('login.forgotPassword')}</TextLink>
+        </Box>
+      )}
+      <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} sx={{ mt: 3 }}>
+        {busy ? t('login.submitting') : t('login.submit')}
+      </Button>
+    </Box>
+  );
+}

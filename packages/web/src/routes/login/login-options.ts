@@ -1,0 +1,61 @@
+import { effectiveCapabilities, usernameLabelKey, type PublicClient, type UsernameKind } from '@passgate/contract';
+
+/** What the Login screen offers, by the client's capabilities and its tenant's switches (SPEC.md section 6). */
+export interface LoginOptions {
+  /** The kinds of username the password form accepts (empty: no password form). */
+  usernameKinds: UsernameKind[];
+  /** The label key of the username field: email, phoneNumber or emailOrPhoneNumber. */
+  usernameLabel: 'email' | 'phoneNumber' | 'emailOrPhoneNumber';
+  passwordForm: boolean;
+  forgotPassword: boolean;
+  passwordless: boolean;
+  webauthn: boolean;
+  register: boolean;
+  google: boolean;
+  facebook: boolean;
+}
+
+export interface BrowserSupport {
+  /** `window.PublicKeyCredential` exists. */
+  publicKeyCredential: boolean;
+}
+
+type ClientAccess = Pick<PublicClient, 'permissions' | 'tenant' | 'ggApp' | 'fbApp'>;
+
+export function loginOptions(client: ClientAccess, browser: BrowserSupport): LoginOptions {
+  const can = effectiveCapabilities(client.permissions);
+  const tenant = client.tenant;
+
+  const usernameKinds: UsernameKind[] = [];
+  if (can.has('users:email:login')) usernameKinds.push('email');
+  if (can.has('users:phoneNumber:login')) usernameKinds.push('phone');
+
+  return {
+    usernameKinds,
+    usernameLabel: usernameLabelKey(usernameKinds),
+    // Login by e-mail or phone needs the matching capability and passwordBasedAuthenticationAllowed.
+    passwordForm: tenant.passwordBasedAuthenticationAllowed && usernameKinds.length > 0,
+    // The password reset link needs resetPasswordAllowed and password:reset.
+    forgotPassword: tenant.resetPasswordAllowed && can.has('password:reset'),
+    // Passwordless needs passwordlessAuthenticationAllowed and passwordless:login.
+    passwordless: tenant.passwordlessAuthenticationAllowed && can.has('passwordless:login'),
+    // Device login needs webauthnAllowed, webauthn:login and browser PublicKeyCredential support.
+    webauthn: tenant.webauthnAllowed && can.has('webauthn:login') && browser.publicKeyCredential,
+    // Registration needs registrationAllowed and a register capability.
+    register: tenant.registrationAllowed && (can.has('users:email:register') || can.has('users:phoneNumber:register')),
+    // Google and Facebook buttons need their capability and app id.
+    google: can.has('social:google:login') && Boolean(client.ggApp?.clientId),
+    facebook: can.has('social:facebook:login') && Boolean(client.fbApp?.clientId),
+  };
+}
+
+/** A login-flow address that keeps the challenge (and the locale) of the current one. */
+export function flowHref(path: string, current: URLSearchParams): string {
+  const next = new URLSearchParams();
+  for (const key of ['challenge', 'locale']) {
+    const value = current.get(key);
+    if (value) next.set(key, value);
+  }
+  const query = next.toString();
+  return query ? `${path}?${query}` : path;
+}

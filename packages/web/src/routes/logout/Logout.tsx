@@ -1,0 +1,115 @@
+import { use, useEffect, useRef, useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { loginFlowApi } from '../../api/login-flow.ts';
+import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { Loading } from '../../components/Loading.tsx';
+import { PublicPage } from '../../components/PublicPage.tsx';
+import { RequestBoundary } from '../../components/RequestBoundary.tsx';
+import { browser } from '../../lib/browser.ts';
+import { cachedRequest, forgetRequest } from '../../lib/request-cache.ts';
+
+const requestKey = (challenge: string) => `logout-request:${challenge}`;
+
+/** /logout?challenge=…: 'Do you want to log out of …?' with Back and Log out, or straight on when autoConfirm. */
+export default function Logout() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const challenge = params.get('challenge');
+  const title = t('logout.documentTitle');
+  if (!challenge) {
+    return (
+      <PublicPage title={title}>
+        <Notice message={t('messages.missingChallenge')} />
+      </PublicPage>
+    );
+  }
+  return (
+    <RequestBoundary
+      key={challenge}
+      loading={
+        <PublicPage title={title}>
+          <Loading />
+        </PublicPage>
+      }
+      onRetry={() => forgetRequest(requestKey(challenge))}
+      failed={(error) => (
+        <PublicPage title={title}>
+          <ApiErrorAlert error={error} />
+        </PublicPage>
+      )}
+    >
+      <LogoutScreen challenge={challenge} />
+    </RequestBoundary>
+  );
+}
+
+type Decision = { state: 'idle' } | { state: 'sending' } | { state: 'leaving' } | { state: 'failed'; error: unknown };
+
+function LogoutScreen({ challenge }: { challenge: string }) {
+  const { t } = useTranslation();
+  const info = use(cachedRequest(requestKey(challenge), () => loginFlowApi.logoutRequest(challenge)));
+  useEffect(() => () => forgetRequest(requestKey(challenge)), [challenge]);
+  const [decision, setDecision] = useState<Decision>(info.autoConfirm ? { state: 'sending' } : { state: 'idle' });
+
+  const decide = (confirmed: boolean) => {
+    setDecision({ state: 'sending' });
+    void sendDecision(challenge, confirmed, setDecision);
+  };
+
+  // autoConfirm: the provider already knows the user wants out; confirm once, without asking.
+  const autoConfirmed = useRef(false);
+  useEffect(() => {
+    if (info.autoConfirm && !autoConfirmed.current) {
+      autoConfirmed.current = true;
+      void sendDecision(challenge, true, setDecision);
+    }
+  }, [info.autoConfirm, challenge]);
+
+  const client = info.client;
+  const title = client ? `${t('logout.documentTitle')} · ${client.clientName}` : t('logout.documentTitle');
+  if (decision.state === 'leaving' || (info.autoConfirm && decision.state === 'sending')) {
+    return (
+      <PublicPage client={client} title={title}>
+        <Loading label={t('logout.signingOut')} />
+      </PublicPage>
+    );
+  }
+
+  const busy = decision.state === 'sending';
+  return (
+    <PublicPage client={client} title={title}>
+      <Box sx={{ textAlign: 'center' }}>
+        {client?.logoUri && <Box component="img" src={client.logoUri} alt={t('login.logoAlt', { client: client.clientName })} sx={{ maxHeight: 64, maxWidth: '70%', mb: 2 }} />}
+        <Typography variant="h1" sx={{ mb: 2 }}>
+          {t('logout.heading')}
+        </Typography>
+        <ApiErrorAlert error={decision.state === 'failed' ? decision.error : null} />
+        <Typography sx={{ mb: 3 }}>{client ? t('logout.question', { client: client.clientName }) : t('logout.questionNoClient')}</Typography>
+        <Box sx={{ display: 'flex', gap: 2, justifyContent: 'center' }}>
+          <Button variant="outlined" size="large" disabled={busy} onClick={() => decide(false)} sx={{ flex: 1 }}>
+            {t('logout.back')}
+          </Button>
+          <Button variant="contained" size="large" disabled={busy} onClick={() => decide(true)} sx={{ flex: 1 }}>
+            {t('logout.confirm')}
+          </Button>
+        </Box>
+      </Box>
+    </PublicPage>
+  );
+}
+
+/** POST the answer (confirmed only for Log out), then follow the redirect. */
+async function sendDecision(challenge: string, confirmed: boolean, setDecision: (decision: Decision) => void): Promise<void> {
+  try {
+    const { redirectTo } = await loginFlowApi.decideLogout(challenge, confirmed);
+    setDecision({ state: 'leaving' });
+    browser.assign(redirectTo);
+  } catch (error) {
+    setDecision({ state: 'failed', error });
+  }
+}
