@@ -20,6 +20,8 @@ import { ErrorCode } from '@passgate/contract';
 export interface BuildOptions {
   /** Log output; tests silence it. */
   logger?: boolean;
+  /** Where logs go (standard output by default); tests read them to prove secrets stay out. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Builds the HTTP application from its context. `main.ts` alone listens. */
@@ -33,6 +35,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
         ? false
         : {
             level: config.logLevel,
+            ...(options.logStream ? { stream: options.logStream } : {}),
             redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
             serializers: {
               req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
