@@ -109,6 +109,19 @@ describe('sign-in through the OpenID Connect flow', () => {
     expect(info.oidcContext.loginHint).toBe('demo@example.com');
   });
 
+  it('passes the language the relying party asks for (ui_locales or locale) to the login screen', async () => {
+    for (const [params, expected] of [
+      [{ ui_locales: 'fr en' }, 'en'],
+      [{ locale: 'vi' }, 'vi'],
+      [{}, null],
+    ] as const) {
+      const browser = new TestBrowser();
+      const auth = await authorizationRequest(demoApp, params);
+      const { url } = await browser.follow(auth.url, server.url);
+      expect(new URL(url).searchParams.get('locale')).toBe(expected);
+    }
+  });
+
   it('logs out through end session with the confirmation step, after which the session is gone', async () => {
     const { tokens, browser } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
     const endSession = oidc.buildEndSessionUrl(demoApp.config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: `${server.url}/demo`, state: 'bye' });

@@ -71,6 +71,16 @@ function loginPolicy(deps: ProviderDeps) {
   return policy;
 }
 
+/** The first supported language among the request's `locale` and `ui_locales`, if any. */
+function requestedLocale(params: Record<string, unknown>): 'vi' | 'en' | undefined {
+  const tags = [params.locale, params.ui_locales].filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(' '));
+  for (const tag of tags) {
+    const language = tag.toLowerCase().split('-')[0];
+    if (language === 'vi' || language === 'en') return language;
+  }
+  return undefined;
+}
+
 export function createProvider(deps: ProviderDeps): Provider {
   const { config, secrets } = deps;
   const secure = config.publicUrl.startsWith('https://');
@@ -123,9 +133,17 @@ export function createProvider(deps: ProviderDeps): Provider {
         },
       },
     },
+    // `locale` (like `ui_locales`) lets a relying party choose the language of the hosted pages.
+    extraParams: ['locale'],
     interactions: {
       policy: loginPolicy(deps),
-      url: (_ctx, interaction) => `${config.publicUrl}/login?challenge=${encodeURIComponent(interaction.uid)}`,
+      url: (_ctx, interaction) => {
+        const url = new URL('/login', config.publicUrl);
+        url.searchParams.set('challenge', interaction.uid);
+        const locale = requestedLocale(interaction.params);
+        if (locale) url.searchParams.set('locale', locale);
+        return url.toString();
+      },
     },
     async findAccount(_ctx, sub): Promise<Account | undefined> {
       const user = await deps.findUser(sub);

@@ -163,12 +163,9 @@ export function createLoginFlowService(ctx: AppContext) {
         return { redirectTo: `${ctx.config.publicUrl}/api/v1/requests/logout/${encodeURIComponent(challenge)}/continue` };
       }
       await ctx.logoutRequests.remove(challenge);
-      // Back: stay signed in and return to where the relying party asked (a registered URI), else home.
-      if (request.postLogoutRedirectUri) {
-        const target = new URL(request.postLogoutRedirectUri);
-        if (request.state) target.searchParams.set('state', request.state);
-        return { redirectTo: target.toString() };
-      }
+      // Back: stay signed in and return to where the relying party asked (a registered URI), else
+      // home. Without its `state`, which tells a relying party that the logout happened.
+      if (request.postLogoutRedirectUri) return { redirectTo: request.postLogoutRedirectUri };
       return { redirectTo: `${ctx.config.publicUrl}/` };
     },
 

@@ -1,0 +1,36 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { tr, type Locale } from './i18n.ts';
+
+/** The Error screen (/error) and the session-expired alert (/alert/session-expired). */
+export class ErrorPage {
+  constructor(
+    readonly page: Page,
+    readonly locale: Locale = 'vi',
+  ) {}
+
+  get heading(): Locator {
+    return this.page.getByRole('heading', { level: 1 });
+  }
+  get back(): Locator {
+    return this.page.getByRole('button', { name: tr(this.locale, 'errorPage.back'), exact: true });
+  }
+  get relogin(): Locator {
+    return this.page.getByRole('button', { name: tr(this.locale, 'sessionExpired.relogin'), exact: true });
+  }
+
+  async expectStatus(status: 400 | 403 | 404 | 500): Promise<void> {
+    await expect(this.page).toHaveURL(/\/error$/);
+    await expect(this.page.getByText(String(status), { exact: true })).toBeVisible();
+    await expect(this.heading).toHaveText(tr(this.locale, `errorPage.headings.${status}`));
+    await expect(this.page.getByText(tr(this.locale, `errorPage.descriptions.${status}`), { exact: true })).toBeVisible();
+    await expect(this.back).toBeVisible();
+    await expect(this.page).toHaveTitle(tr(this.locale, `errorPage.headings.${status}`));
+  }
+
+  async expectSessionExpired(): Promise<void> {
+    await expect(this.page).toHaveURL(/\/alert\/session-expired$/);
+    await expect(this.heading).toHaveText(tr(this.locale, 'sessionExpired.heading'));
+    await expect(this.page.getByText(tr(this.locale, 'sessionExpired.message'), { exact: true })).toBeVisible();
+    await expect(this.relogin).toBeEnabled();
+  }
+}

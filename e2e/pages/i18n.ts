@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+
+/** The SPA's own translation tables, so a scenario checks the very text a user reads. */
+export type Locale = 'vi' | 'en';
+
+type Table = { [key: string]: string | Table };
+
+function load(locale: Locale): Table {
+  const url = new URL(`../../packages/web/src/i18n/${locale}.json`, import.meta.url);
+  return JSON.parse(readFileSync(url, 'utf8')) as Table;
+}
+
+const tables: Record<Locale, Table> = { vi: load('vi'), en: load('en') };
+
+/** The text of `key` (dotted, e.g. `login.submit`) in `locale`, with `{{name}}` values filled in. */
+export function tr(locale: Locale, key: string, values: Record<string, string> = {}): string {
+  let node: string | Table | undefined = tables[locale];
+  for (const part of key.split('.')) {
+    node = typeof node === 'object' ? node[part] : undefined;
+  }
+  if (typeof node !== 'string') throw new Error(`No ${locale} text for ${key}`);
+  return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? `{{${name}}}`);
+}
+

@@ -1,0 +1,73 @@
+import { expect, test } from '@playwright/test';
+import { DEMO_APP, PARTNER_SHOP, openLoginFromDemo, reopenWithLocale } from '../pages/clients.ts';
+import { ErrorPage } from '../pages/error-page.ts';
+import { tr } from '../pages/i18n.ts';
+import { DemoPage } from '../pages/demo-page.ts';
+import { DEMO_USER, LoginPage } from '../pages/login-page.ts';
+import { saveScreenshot } from '../pages/screenshots.ts';
+
+test.describe.configure({ mode: 'parallel' });
+
+test.describe('languages of the Login screen', () => {
+  test('Vietnamese by default for Demo App; ?locale=en in the address makes it English', async ({ page }) => {
+    const { login } = await openLoginFromDemo(page, DEMO_APP);
+    await expect(login.username).toBeVisible();
+    await expect(login.password).toBeVisible();
+    await expect(login.forgotPassword).toHaveText('Quên mật khẩu?');
+
+    const english = await reopenWithLocale(login, 'en');
+    await english.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await expect(english.forgotPassword).toHaveText('Forgot password?');
+    await expect(english.passwordless).toBeVisible();
+    await expect(english.deviceLogin).toBeVisible();
+    await expect(english.createAccount).toBeVisible();
+    await expect(english.languageButton('en')).toHaveAttribute('aria-pressed', 'true');
+    await saveScreenshot(page, 'login-demo-app-wide-en');
+
+    // ?locale=vi on Partner Shop, English by default, makes it Vietnamese.
+    const { login: shop } = await openLoginFromDemo(page, PARTNER_SHOP);
+    const vietnamese = await reopenWithLocale(shop, 'vi');
+    await vietnamese.expectShown(PARTNER_SHOP.title, PARTNER_SHOP.name);
+    await saveScreenshot(page, 'login-partner-shop-wide-vi');
+  });
+
+  test('the language chosen on /demo is the Login screen’s language', async ({ page }) => {
+    // Known bug: the SPA does not read the request's ui_locales (oidcContext.uiLocales), and the
+    // provider's /login address carries only the challenge, so Demo App stays Vietnamese.
+    // Remove this line once packages/web/src/routes/login/Login.tsx (useClientLanguage) honours it.
+    const demo = new DemoPage(page);
+    await demo.goto();
+    await demo.signInTo('Demo App', 'en');
+    const login = new LoginPage(page, 'en', DEMO_APP.usernameLabel);
+    await expect(login.heading).toHaveText(DEMO_APP.title);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en', { timeout: 3_000 });
+    await login.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await login.signIn();
+    await demo.expectSignedIn('Demo App', DEMO_APP.id, DEMO_USER);
+  });
+
+  test('the language switcher switches at once, and the choice outlives a reload and the next sign-in', async ({ page }) => {
+    const { login } = await openLoginFromDemo(page, DEMO_APP);
+    const english = await login.switchTo('en');
+    await english.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await expect(english.languageButton('vi')).toHaveAttribute('aria-pressed', 'false');
+    await expect(page).not.toHaveURL(/locale=/);
+
+    await page.reload();
+    await english.expectShown(DEMO_APP.title, DEMO_APP.name);
+
+    // The stored choice beats Demo App's own Vietnamese on a new sign-in, and other screens follow it.
+    const again = await openLoginFromDemo(page, DEMO_APP, { locale: 'en' });
+    await expect(again.login.forgotPassword).toHaveText('Forgot password?');
+    await page.goto('/no-such-page');
+    await new ErrorPage(page, 'en').expectStatus(404);
+
+    // Back to Vietnamese with the switcher, again kept across a reload.
+    await page.goBack();
+    const vietnamese = await again.login.switchTo('vi');
+    await vietnamese.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await page.reload();
+    await vietnamese.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await expect(vietnamese.submit).toHaveText(tr('vi', 'login.submit'));
+  });
+});
