@@ -19,7 +19,15 @@ export default tseslint.config(
     files: ['packages/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // The main contract entry carries every zod schema; the screens take values from the
+      // zod-free rules entry so that zod stays out of the first load of /login.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@passgate/contract', message: "Import values from '@passgate/contract/rules' (types may come from '@passgate/contract').", allowTypeImports: true }] },
+      ],
+    },
   },
   {
     // Tests read JSON answers whose shape the assertions themselves check.
@@ -27,7 +35,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
-    files: ['packages/server/src/cli/**/*.ts', 'scripts/**', 'packages/server/bench/**'],
+    files: ['packages/server/src/cli/**/*.ts', 'scripts/**', 'packages/*/scripts/**', 'packages/server/bench/**'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Each server test file starts its own server with its own database; two at a time fit two cores.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'contract', root: 'packages/contract', include: ['src/**/*.test.ts'] } },
       {
@@ -11,8 +13,6 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Each test file starts its own server with its own database; two at a time fit two cores.
-          maxWorkers: 2,
         },
       },
       'packages/web/vitest.config.ts',

@@ -1,13 +1,13 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { pureContractSchemas } from './pure-contract-schemas.ts';
+import { chunkModules } from './chunk-modules.ts';
 
 /** The API, the OpenID Connect provider, the demo relying party and the dev outbox: all served by the server. */
 const backend = 'http://localhost:3000';
 const proxied = ['/api', '/oidc', '/demo', '/dev'];
 
 export default defineConfig({
-  plugins: [react(), pureContractSchemas()],
+  plugins: [react(), chunkModules()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyUsername, isEmail, isPhoneNumber, unmetPasswordRequirements, usernameLabelKey } from './validation.ts';
 import { effectiveCapabilities, capabilities } from './capabilities.ts';
 import { passwordLoginBodySchema } from './schemas/login-flow.ts';
-import { snakeKeys, toCamelCase, toSnakeCase } from './wire.ts';
+import { snakeKeys, toCamelCase, toSnakeCase } from './case.ts';
 
 describe('e-mail and phone rules (SPEC section 5)', () => {
   it.each([

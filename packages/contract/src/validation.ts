@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { PasswordPolicy, UsernamePolicy } from './schemas/policies.ts';
 
 /**
  * Shared validation rules (SPEC.md section 5). The server enforces them and the SPA's forms use
@@ -39,14 +39,6 @@ export function normalizeUsername(value: string): string {
   return trimmed.includes('@') ? trimmed.toLowerCase() : trimmed;
 }
 
-export const passwordPolicySchema = z.object({
-  minLength: z.number().int().min(1).max(PASSWORD_MAX_LENGTH),
-  uppercase: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
-  number: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
-  special: z.number().int().min(0).max(PASSWORD_MAX_LENGTH),
-});
-export type PasswordPolicy = z.infer<typeof passwordPolicySchema>;
-
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = { minLength: 6, uppercase: 0, number: 0, special: 0 };
 
 export type PasswordRequirement = 'minLength' | 'uppercase' | 'number' | 'special' | 'maxLength';
@@ -62,21 +54,6 @@ export function unmetPasswordRequirements(password: string, policy: PasswordPoli
   if (chars.filter((c) => SPECIAL_CHARACTERS.includes(c)).length < policy.special) unmet.push('special');
   return unmet;
 }
-
-export const usernamePolicySchema = z.object({
-  email: z
-    .object({
-      allowedDomains: z.array(z.string().min(1).max(253)).max(100).optional(),
-      regexValidation: z.string().max(500).optional(),
-    })
-    .optional(),
-  phone: z
-    .object({
-      regexValidation: z.string().max(500).optional(),
-    })
-    .optional(),
-});
-export type UsernamePolicy = z.infer<typeof usernamePolicySchema>;
 
 export type UsernameKind = 'email' | 'phone';
 

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
@@ -106,24 +107,27 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 /** The single-page app: hashed assets cached for long, every other page answered with index.html. */
 async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = join(distDir, 'index.html');
-  const built = existsSync(indexFile);
-  if (built) {
+  if (existsSync(distDir)) {
     await app.register(fastifyStatic, {
       root: distDir,
       index: false,
       wildcard: true,
+      // The build writes .br and .gz beside each asset.
+      preCompressed: true,
+      cacheControl: false,
       setHeaders: (res, path) => {
         res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
-  const indexHtml = built ? readFileSync(indexFile, 'utf8') : undefined;
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const isPage = request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/oidc/') && !/\.[a-z0-9]+$/i.test(path);
     if (!isPage) {
       return reply.status(404).send(envelope(ErrorCode.NotFound, undefined, `Not found: ${request.method} ${path}`));
     }
+    // Read on each request: small, and a rebuild is picked up without a restart.
+    const indexHtml = await readFile(indexFile, 'utf8').catch(() => undefined);
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web` (npm start does it).');
     }

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { ApiError, NetworkError } from './api/errors.ts';
 import { ErrorBoundary } from './components/ErrorBoundary.tsx';
 import { Loading } from './components/Loading.tsx';
 import { StartupFailure } from './components/StartupFailure.tsx';
@@ -18,6 +19,12 @@ const ErrorScreen = lazy(() => import('./routes/errors/ErrorScreen.tsx'));
 const SessionExpired = lazy(() => import('./routes/errors/SessionExpired.tsx'));
 const Privacy = lazy(() => import('./routes/privacy/Privacy.tsx'));
 const AccountArea = lazy(() => import('./routes/account/AccountArea.tsx'));
+
+/** React's report of an error a boundary caught: failed API calls are shown on screen, not logged. */
+export function reportCaughtError(error: unknown, info: ErrorInfo): void {
+  if (error instanceof ApiError || error instanceof NetworkError) return;
+  console.error(error, info.componentStack);
+}
 
 export function AppProviders({ children }: { children: ReactNode }) {
   return (

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { AppProviders, AppRoutes } from './App.tsx';
+import { AppProviders, AppRoutes, reportCaughtError } from './App.tsx';
 import { NetworkError } from './api/errors.ts';
 import { StartupFailure } from './components/StartupFailure.tsx';
 import { initI18n } from './i18n/i18n.ts';
@@ -11,7 +11,7 @@ import { loadRuntimeConfig } from './lib/runtime-config.ts';
 async function start(): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('#root is missing from index.html');
-  const root = createRoot(container);
+  const root = createRoot(container, { onCaughtError: reportCaughtError });
 
   // The client's own language setting is applied by the Login screen once it knows the client.
   const locale = resolveLocale({ query: queryLocale(), stored: storedLocale() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { capabilities } from '../capabilities.ts';
-import { passwordPolicySchema, usernamePolicySchema } from '../validation.ts';
+import { passwordPolicySchema, usernamePolicySchema } from './policies.ts';
 import {
   clientI18nSchema,
   customRegisterCheckboxSchema,

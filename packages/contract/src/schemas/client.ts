@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { HEX_COLOUR_PATTERN, passwordPolicySchema, usernamePolicySchema } from '../validation.ts';
+import { HEX_COLOUR_PATTERN } from '../validation.ts';
+import { passwordPolicySchema, usernamePolicySchema } from './policies.ts';
 import { capabilities } from '../capabilities.ts';
 import { localeSchema } from './common.ts';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, USERNAME_MAX_LENGTH } from '../validation.ts';
+import { LOCALES } from '../locale.ts';
 
 export const errorEnvelopeSchema = z.object({
   error: z.object({
@@ -11,9 +12,7 @@ export const errorEnvelopeSchema = z.object({
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
-export const localeSchema = z.enum(['vi', 'en']);
-export type Locale = z.infer<typeof localeSchema>;
-export const DEFAULT_LOCALE: Locale = 'vi';
+export const localeSchema = z.enum(LOCALES);
 
 /** Interaction uids and other opaque challenges: URL-safe random strings. */
 export const challengeSchema = z.string().min(1).max(128).regex(/^[A-Za-z0-9_-]+$/);

@@ -1,4 +1,4 @@
-import { snakeKeys } from '@passgate/contract';
+import { snakeKeys } from '@passgate/contract/rules';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { ApiError, NetworkError } from './errors.ts';
 

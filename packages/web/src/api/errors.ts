@@ -1,4 +1,4 @@
-import { ErrorCode } from '@passgate/contract';
+import { ErrorCode } from '@passgate/contract/rules';
 
 /** An answer of the API carrying the error envelope `{"error":{"code","message","field"}}`. */
 export class ApiError extends Error {

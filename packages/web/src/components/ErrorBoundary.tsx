@@ -1,4 +1,4 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, type ReactNode } from 'react';
 
 /** A screen that fails to render (or a chunk that fails to load) shows `fallback` instead of a blank page. */
 export class ErrorBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
@@ -6,10 +6,6 @@ export class ErrorBoundary extends Component<{ fallback: ReactNode; children: Re
 
   static getDerivedStateFromError(): { failed: boolean } {
     return { failed: true };
-  }
-
-  override componentDidCatch(error: unknown, info: ErrorInfo): void {
-    console.error('Screen failed to render', error, info.componentStack);
   }
 
   override render(): ReactNode {

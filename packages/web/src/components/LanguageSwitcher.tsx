@@ -1,5 +1,5 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import { ActionButton } from './ActionButton.tsx';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { Locale } from '@passgate/contract';
@@ -31,7 +31,7 @@ export function LanguageSwitcher() {
   return (
     <Box role="group" aria-label={t('common.language')} sx={{ display: 'inline-flex', gap: 0.5, p: 0.5, bgcolor: 'background.paper', borderRadius: 2, boxShadow: 1 }}>
       {LANGUAGES.map((locale) => (
-        <Button
+        <ActionButton
           key={locale}
           lang={locale}
           aria-label={t(`languages.${locale}`)}
@@ -42,7 +42,7 @@ export function LanguageSwitcher() {
           sx={{ minWidth: 40, minHeight: 32, px: 1, fontWeight: 600 }}
         >
           {locale.toUpperCase()}
-        </Button>
+        </ActionButton>
       ))}
     </Box>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import Button from '@mui/material/Button';
+import { ActionButton } from './ActionButton.tsx';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { useTranslation } from 'react-i18next';
@@ -14,16 +14,15 @@ export function PasswordField(props: Omit<FormFieldProps, 'type' | 'endAdornment
       {...props}
       type={visible ? 'text' : 'password'}
       endAdornment={
-        <Button
+        <ActionButton
           aria-label={visible ? t('login.hidePassword') : t('login.showPassword')}
           aria-pressed={visible}
           onClick={() => setVisible((v) => !v)}
           onMouseDown={(event) => event.preventDefault()}
-          color="inherit"
           sx={{ minWidth: 0, minHeight: 0, p: 1, mr: -1, borderRadius: '50%', color: 'text.secondary' }}
         >
           {visible ? <VisibilityOff /> : <Visibility />}
-        </Button>
+        </ActionButton>
       }
     />
   );

@@ -1,4 +1,4 @@
-import Button from '@mui/material/Button';
+import { ActionButton } from './ActionButton.tsx';
 import { useTranslation } from 'react-i18next';
 import { Notice } from './Notice.tsx';
 import { PublicPage } from './PublicPage.tsx';
@@ -9,9 +9,9 @@ export function StartupFailure({ network }: { network: boolean }) {
   return (
     <PublicPage title={t('app.name')}>
       <Notice message={network ? t('messages.cannotConnect') : t('messages.startupFailed')} />
-      <Button variant="contained" fullWidth onClick={() => window.location.reload()}>
+      <ActionButton variant="contained" fullWidth onClick={() => window.location.reload()}>
         {t('common.retry')}
-      </Button>
+      </ActionButton>
     </PublicPage>
   );
 }

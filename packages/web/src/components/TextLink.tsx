@@ -1,7 +1,7 @@
 import { Link as RouterLink } from 'react-router';
-import { styled } from '@mui/material/styles';
+import { styled, type Theme } from '@mui/material/styles';
 
-const linkStyle = ({ theme }: { theme: import('@mui/material/styles').Theme }) => ({
+const linkStyle = ({ theme }: { theme: Theme }) => ({
   ...theme.typography.body2,
   color: theme.palette.primary.main,
   fontWeight: 500,

@@ -1,4 +1,5 @@
-import { DEFAULT_LOCALE, type Locale } from '@passgate/contract';
+import { DEFAULT_LOCALE } from '@passgate/contract/rules';
+import type { Locale } from '@passgate/contract';
 
 export const LANGUAGES: readonly Locale[] = ['vi', 'en'];
 const STORAGE_KEY = 'passgate.locale';
@@ -6,6 +7,15 @@ const STORAGE_KEY = 'passgate.locale';
 export function asLocale(value: string | null | undefined): Locale | null {
   const short = value?.trim().toLowerCase().slice(0, 2);
   return LANGUAGES.find((l) => l === short) ?? null;
+}
+
+/** The first supported language of an OIDC `ui_locales` value ("en-US vi"), if any. */
+export function firstSupportedLocale(uiLocales: string | null | undefined): Locale | null {
+  for (const tag of uiLocales?.split(/\s+/) ?? []) {
+    const locale = asLocale(tag);
+    if (locale) return locale;
+  }
+  return null;
 }
 
 /** The `locale` query parameter of the current address. */

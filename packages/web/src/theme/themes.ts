@@ -25,6 +25,7 @@ function baseTheme(primary: string, background: string, button: string): Theme {
   });
   const buttonPalette = theme.palette.augmentColor({ color: { main: button } });
   return createTheme(theme, {
+    palette: { button: buttonPalette },
     components: {
       MuiButton: {
         defaultProps: { disableElevation: true },

@@ -1,5 +1,5 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import { ActionButton } from '../../components/ActionButton.tsx';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -34,9 +34,9 @@ export default function ErrorScreen() {
         <Typography color="text.secondary" sx={{ mb: 3 }}>
           {t(`errorPage.descriptions.${status}`)}
         </Typography>
-        <Button variant="contained" size="large" onClick={goBack}>
+        <ActionButton variant="contained" size="large" onClick={goBack}>
           {t('errorPage.back')}
-        </Button>
+        </ActionButton>
       </Box>
     </PublicPage>
   );

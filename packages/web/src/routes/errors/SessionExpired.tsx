@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import { ActionButton } from '../../components/ActionButton.tsx';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
@@ -36,9 +36,9 @@ export default function SessionExpired() {
           {t('sessionExpired.message')}
         </Typography>
         <ApiErrorAlert error={error} />
-        <Button variant="contained" size="large" fullWidth disabled={busy} onClick={() => void relogin()}>
+        <ActionButton variant="contained" size="large" fullWidth disabled={busy} onClick={() => void relogin()}>
           {t('sessionExpired.relogin')}
-        </Button>
+        </ActionButton>
       </Box>
     </PublicPage>
   );

@@ -1,6 +1,6 @@
 import { use, useEffect } from 'react';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import { ActionButton } from '../../components/ActionButton.tsx';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -12,7 +12,7 @@ import { Loading } from '../../components/Loading.tsx';
 import { PublicPage } from '../../components/PublicPage.tsx';
 import { RequestBoundary } from '../../components/RequestBoundary.tsx';
 import { changeLanguage } from '../../i18n/i18n.ts';
-import { queryLocale, storedLocale } from '../../i18n/language.ts';
+import { firstSupportedLocale, queryLocale, storedLocale } from '../../i18n/language.ts';
 import { browser } from '../../lib/browser.ts';
 import { cachedRequest, forgetRequest } from '../../lib/request-cache.ts';
 import { LoginCard } from './LoginCard.tsx';
@@ -45,9 +45,9 @@ export default function Login() {
         <PublicPage title={title}>
           <ApiErrorAlert error={error} />
           <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-            <Button variant="outlined" onClick={retry}>
+            <ActionButton variant="outlined" onClick={retry}>
               {t('common.retry')}
-            </Button>
+            </ActionButton>
           </Box>
         </PublicPage>
       )}
@@ -60,13 +60,12 @@ export default function Login() {
 function LoginScreen({ challenge }: { challenge: string }) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const info = use(cachedRequest(requestKey(challenge), () => loginFlowApi.loginRequest(challenge)));
+  const info = use(cachedRequest(requestKey(challenge), () => loadLoginRequest(challenge, `?${params.toString()}`)));
   // Read again when the user comes back to this screen later (the request may have moved on).
   useEffect(() => () => forgetRequest(requestKey(challenge)), [challenge]);
 
   const skipTo = info.skip && info.redirectTo ? info.redirectTo : null;
   useSkipRedirect(skipTo);
-  useClientLanguage(info, params);
 
   if (skipTo) {
     return (
@@ -102,11 +101,14 @@ function useSkipRedirect(url: string | null): void {
   }, [url]);
 }
 
-/** The client's language applies unless the address or the user's stored choice already picked one. */
-function useClientLanguage(info: LoginRequestInfo, params: URLSearchParams): void {
-  const clientLocale = info.client.i18n.defaultLocale;
-  const chosen = queryLocale(`?${params.toString()}`) ?? storedLocale();
-  useEffect(() => {
-    if (clientLocale && !chosen) void changeLanguage(clientLocale);
-  }, [clientLocale, chosen]);
+/**
+ * Reads the sign-in request and, before the screen shows, applies the client's language unless
+ * the address or the user's stored choice already picked one: what the client asked for in this
+ * sign-in (OIDC `ui_locales`), else its registered default.
+ */
+async function loadLoginRequest(challenge: string, search: string): Promise<LoginRequestInfo> {
+  const info = await loginFlowApi.loginRequest(challenge);
+  const clientLocale = firstSupportedLocale(info.oidcContext.uiLocales) ?? info.client.i18n.defaultLocale;
+  if (clientLocale && !queryLocale(search) && !storedLocale()) await changeLanguage(clientLocale);
+  return info;
 }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import { ActionButton } from '../../components/ActionButton.tsx';
 import Typography from '@mui/material/Typography';
 import FacebookIcon from '@mui/icons-material/Facebook';
 import GoogleIcon from '@mui/icons-material/Google';
@@ -35,14 +35,14 @@ export function LoginCard({ info }: { info: LoginRequestInfo }) {
       {social && (
         <Box sx={column}>
           {options.google && (
-            <Button variant="outlined" size="large" fullWidth startIcon={<GoogleIcon />} onClick={() => socialLogin('Google')}>
+            <ActionButton variant="outlined" size="large" fullWidth startIcon={<GoogleIcon />} onClick={() => socialLogin('Google')}>
               {t('login.google')}
-            </Button>
+            </ActionButton>
           )}
           {options.facebook && (
-            <Button variant="outlined" size="large" fullWidth startIcon={<FacebookIcon />} onClick={() => socialLogin('Facebook')}>
+            <ActionButton variant="outlined" size="large" fullWidth startIcon={<FacebookIcon />} onClick={() => socialLogin('Facebook')}>
               {t('login.facebook')}
-            </Button>
+            </ActionButton>
           )}
         </Box>
       )}

@@ -1,9 +1,10 @@
 import { useRef, useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import { ActionButton } from '../../components/ActionButton.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { PHONE_LENGTH, USERNAME_MAX_LENGTH, type LoginRequestInfo, type LoginResponse } from '@passgate/contract';
+import { PHONE_LENGTH, USERNAME_MAX_LENGTH } from '@passgate/contract/rules';
+import type { LoginRequestInfo, LoginResponse } from '@passgate/contract';
 import { loginFlowApi } from '../../api/login-flow.ts';
 import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
 import { Notice } from '../../components/Notice.tsx';
@@ -134,9 +135,9 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref }: Props) 
           <TextLink to={forgotPasswordHref}>{t('login.forgotPassword')}</TextLink>
         </Box>
       )}
-      <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} sx={{ mt: 3 }}>
+      <ActionButton type="submit" variant="contained" size="large" fullWidth disabled={busy} sx={{ mt: 3 }}>
         {busy ? t('login.submitting') : t('login.submit')}
-      </Button>
+      </ActionButton>
     </Box>
   );
 }

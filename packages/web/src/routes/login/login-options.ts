@@ -1,4 +1,5 @@
-import { effectiveCapabilities, usernameLabelKey, type PublicClient, type UsernameKind } from '@passgate/contract';
+import { effectiveCapabilities, usernameLabelKey } from '@passgate/contract/rules';
+import type { PublicClient, UsernameKind } from '@passgate/contract';
 
 /** What the Login screen offers, by the client's capabilities and its tenant's switches (SPEC.md section 6). */
 export interface LoginOptions {

@@ -1,11 +1,5 @@
-import {
-  DEFAULT_PASSWORD_POLICY,
-  PASSWORD_MAX_LENGTH,
-  classifyUsername,
-  unmetPasswordRequirements,
-  type UsernameKind,
-  type UsernamePolicy,
-} from '@passgate/contract';
+import { DEFAULT_PASSWORD_POLICY, PASSWORD_MAX_LENGTH, classifyUsername, unmetPasswordRequirements } from '@passgate/contract/rules';
+import type { UsernameKind, UsernamePolicy } from '@passgate/contract';
 
 /** What is wrong with a field, translated when shown (so a language switch re-words it). */
 export type FieldProblem =

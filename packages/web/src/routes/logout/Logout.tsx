@@ -1,6 +1,6 @@
 import { use, useEffect, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import { ActionButton } from '../../components/ActionButton.tsx';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -91,12 +91,12 @@ function LogoutScreen({ challenge }: { challenge: string }) {
         <ApiErrorAlert error={decision.state === 'failed' ? decision.error : null} />
         <Typography sx={{ mb: 3 }}>{client ? t('logout.question', { client: client.clientName }) : t('logout.questionNoClient')}</Typography>
         <Box sx={{ display: 'flex', gap: 2, justifyContent: 'center' }}>
-          <Button variant="outlined" size="large" disabled={busy} onClick={() => decide(false)} sx={{ flex: 1 }}>
+          <ActionButton variant="outlined" size="large" disabled={busy} onClick={() => decide(false)} sx={{ flex: 1 }}>
             {t('logout.back')}
-          </Button>
-          <Button variant="contained" size="large" disabled={busy} onClick={() => decide(true)} sx={{ flex: 1 }}>
+          </ActionButton>
+          <ActionButton variant="contained" size="large" disabled={busy} onClick={() => decide(true)} sx={{ flex: 1 }}>
             {t('logout.confirm')}
-          </Button>
+          </ActionButton>
         </Box>
       </Box>
     </PublicPage>

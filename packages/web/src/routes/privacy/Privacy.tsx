@@ -1,5 +1,5 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import { ActionButton } from '../../components/ActionButton.tsx';
 import Container from '@mui/material/Container';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
@@ -22,9 +22,9 @@ export default function Privacy() {
       <Container sx={{ maxWidth: DIALOG_MAX_WIDTH }} disableGutters>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, mb: 2 }}>
           {canGoBack() && (
-            <Button variant="text" onClick={goBack}>
+            <ActionButton variant="text" onClick={goBack}>
               {t('common.back')}
-            </Button>
+            </ActionButton>
           )}
           <Box sx={{ flex: 1 }} />
           <LanguageSwitcher />

@@ -1,0 +1,3 @@
+export const LOCALES = ['vi', 'en'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'vi';

@@ -1,0 +1,118 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { User, UserManager } from 'oidc-client-ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { Profile } from '@passgate/contract';
+import { apiError, json, stubFetch } from '../../test/fetch-stub.ts';
+import { testConfig } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+import { initials } from './use-profile.ts';
+
+const USER_KEY = `oidc.user:${testConfig.authority}:${testConfig.clientId}`;
+
+function signIn(expiresIn = 3600) {
+  const now = Math.floor(Date.now() / 1000);
+  const user = new User({
+    id_token: 'id-token-1',
+    session_state: null,
+    access_token: 'access-token-1',
+    token_type: 'Bearer',
+    scope: testConfig.scope,
+    profile: { sub: 'u1', iss: testConfig.authority, aud: testConfig.clientId, exp: now + expiresIn, iat: now },
+    expires_at: now + expiresIn,
+  });
+  window.sessionStorage.setItem(USER_KEY, user.toStorageString());
+}
+
+function profile(overrides: Partial<Profile> = {}): Profile {
+  return {
+    id: 'u1',
+    tenantId: 'demo',
+    name: 'Nguyễn Văn An',
+    email: 'demo@example.com',
+    emailVerified: true,
+    phoneNumber: null,
+    phoneNumberVerified: false,
+    avatarUrl: null,
+    birthday: null,
+    gender: null,
+    locale: null,
+    enableMfa: false,
+    authenticatorType: null,
+    registrationMethod: 'password',
+    ...overrides,
+  };
+}
+
+describe('account area', () => {
+  it('shows the dashboard of the signed-in user, read with the bearer token', async () => {
+    signIn();
+    const requests = stubFetch({ 'GET /api/v1/me': json(200, profile()) });
+    await renderApp('/user/dashboard');
+    expect(await screen.findByText('Chào mừng, Nguyễn Văn An')).toBeInTheDocument();
+    expect(screen.getAllByText('demo@example.com').length).toBeGreaterThan(0);
+    expect(screen.getByText('Xin chào, Nguyễn Văn An')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Ảnh đại diện của Nguyễn Văn An' })).toHaveTextContent('NA');
+    expect(requests.find((r) => r.path === '/api/v1/me')?.headers.get('authorization')).toBe('Bearer access-token-1');
+  });
+
+  it('shows the phone number when there is no e-mail', async () => {
+    signIn();
+    stubFetch({ 'GET /api/v1/me': json(200, profile({ email: null, phoneNumber: '0912345678' })) });
+    await renderApp('/user/dashboard?locale=en');
+    expect(await screen.findByText('Welcome, Nguyễn Văn An')).toBeInTheDocument();
+    expect(screen.getAllByText('0912345678').length).toBeGreaterThan(0);
+  });
+
+  it('starts a sign-in, returning to the wanted page, when nobody is signed in', async () => {
+    const signinRedirect = vi.spyOn(UserManager.prototype, 'signinRedirect').mockResolvedValue(undefined);
+    stubFetch({});
+    await renderApp('/user/dashboard');
+    await waitFor(() => expect(signinRedirect).toHaveBeenCalledTimes(1));
+    expect(signinRedirect.mock.calls[0]?.[0]).toMatchObject({ state: { returnTo: '/user/dashboard' } });
+  });
+
+  it('goes to the session-expired alert when GET /api/v1/me answers 401', async () => {
+    signIn();
+    stubFetch({ 'GET /api/v1/me': apiError(401, 1102, 'User is not authenticated or credentials are invalid') });
+    await renderApp('/user/dashboard?locale=en');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Session Expired' })).toBeInTheDocument();
+    expect(window.sessionStorage.getItem(USER_KEY)).toBeNull();
+  });
+
+  it('goes to the session-expired alert when the access token has expired', async () => {
+    signIn(-60);
+    stubFetch({});
+    await renderApp('/user/dashboard?locale=en');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Session Expired' })).toBeInTheDocument();
+  });
+
+  it('sends unknown account paths to the dashboard, and / too', async () => {
+    signIn();
+    stubFetch({ 'GET /api/v1/me': json(200, profile()) });
+    await renderApp('/user/no-such-page');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Trang chủ' })).toBeInTheDocument();
+  });
+
+  it('logs out through the provider with the id token as hint', async () => {
+    signIn();
+    stubFetch({ 'GET /api/v1/me': json(200, profile()) });
+    const signoutRedirect = vi.spyOn(UserManager.prototype, 'signoutRedirect').mockResolvedValue(undefined);
+    await renderApp('/');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Mở menu tài khoản' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('Nguyễn Văn An')).toBeInTheDocument();
+    await user.click(within(menu).getByRole('menuitem', { name: 'Đăng xuất' }));
+    expect(signoutRedirect).toHaveBeenCalledWith({ id_token_hint: 'id-token-1' });
+  });
+});
+
+describe('initials', () => {
+  it('takes the first letters of the first and last words', () => {
+    expect(initials('Nguyễn Văn An')).toBe('NA');
+    expect(initials('Ánh')).toBe('Á');
+    expect(initials('an.nguyen@example.com')).toBe('AN');
+    expect(initials('')).toBe('?');
+  });
+});

@@ -1,0 +1,230 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import type { LoginRequestInfo } from '@passgate/contract';
+import { browser } from '../../lib/browser.ts';
+import { apiError, json, stubFetch } from '../../test/fetch-stub.ts';
+import { loginRequest } from '../../test/fixtures.ts';
+import { LocationProbe, renderApp, renderInRouter } from '../../test/render.tsx';
+import Login from './Login.tsx';
+
+const CHALLENGE = 'challenge-1';
+const REQUEST = `GET /api/v1/requests/login/${CHALLENGE}`;
+const LOGIN = 'POST /api/v1/users/login';
+
+function serve(info: LoginRequestInfo, login?: Response) {
+  return stubFetch({ [REQUEST]: json(200, info), ...(login ? { [LOGIN]: login } : {}) });
+}
+
+async function fillAndSubmit(username: string | null, password: string) {
+  const user = userEvent.setup();
+  if (username !== null) await user.type(await screen.findByLabelText(/Email/), username);
+  await user.type(screen.getByLabelText(/^Mật khẩu|^Password/), password);
+  await user.keyboard('{Enter}');
+  return user;
+}
+
+describe('Login screen', () => {
+  it('shows the client theme: title as heading and tab title, logo, icon and hyperlink', async () => {
+    serve(loginRequest());
+    await renderApp(`/login?challenge=${CHALLENGE}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Demo App' })).toBeInTheDocument();
+    expect(document.title).toBe('Demo App');
+    expect(screen.getByRole('img', { name: 'Logo Demo App' })).toHaveAttribute('src', 'http://localhost:3000/themes/demo-app-logo.svg');
+    expect(document.querySelector('link[rel="icon"]')).toHaveAttribute('href', 'http://localhost:3000/themes/demo-app-icon.svg');
+    expect(screen.getByRole('link', { name: 'Help centre' })).toHaveAttribute('href', 'https://example.com/help');
+    expect(screen.getByRole('link', { name: 'Chính sách quyền riêng tư' })).toHaveAttribute('href', '/privacy');
+  });
+
+  it('offers every way in when the client may use them all', async () => {
+    vi.spyOn(browser, 'supportsPublicKeyCredential').mockReturnValue(true);
+    serve(loginRequest());
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
+    expect(await screen.findByLabelText(/Email or phone number/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', `/password/recover?challenge=${CHALLENGE}&locale=en`);
+    expect(screen.getByRole('link', { name: 'Log in without password' })).toHaveAttribute('href', `/login/passwordless?challenge=${CHALLENGE}&locale=en`);
+    expect(screen.getByRole('link', { name: 'Log in with your device' })).toHaveAttribute('href', `/login/webauthn?challenge=${CHALLENGE}&locale=en`);
+    expect(screen.getByRole('link', { name: 'Create account' })).toHaveAttribute('href', `/register?challenge=${CHALLENGE}&locale=en`);
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Continue with Facebook' })).toBeInTheDocument();
+  });
+
+  it('hides what the client or its tenant does not allow (the partner-shop case)', async () => {
+    vi.spyOn(browser, 'supportsPublicKeyCredential').mockReturnValue(true);
+    serve(loginRequest({}, { permissions: ['users:email:login'], ggApp: null, fbApp: null }));
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
+    expect(await screen.findByLabelText(/^Email/)).toHaveAttribute('type', 'email');
+    expect(screen.queryByLabelText(/phone/i)).not.toBeInTheDocument();
+    for (const name of ['Forgot password?', 'Log in without password', 'Log in with your device', 'Create account']) {
+      expect(screen.queryByRole('link', { name })).not.toBeInTheDocument();
+    }
+    expect(screen.queryByRole('button', { name: /Google|Facebook/ })).not.toBeInTheDocument();
+  });
+
+  it('hides the device login when the browser has no PublicKeyCredential, and the form when the tenant forbids passwords', async () => {
+    vi.spyOn(browser, 'supportsPublicKeyCredential').mockReturnValue(false);
+    serve(loginRequest({}, { tenant: { ...loginRequest().client.tenant, passwordBasedAuthenticationAllowed: false } }));
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
+    expect(await screen.findByRole('link', { name: 'Log in without password' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Log in with your device' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(/Password/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Log in' })).not.toBeInTheDocument();
+  });
+
+  it('labels a phone-only field "Phone number" and limits it to 10 characters', async () => {
+    serve(loginRequest({}, { permissions: ['users:phoneNumber:login'] }));
+    await renderApp(`/login?challenge=${CHALLENGE}`);
+    const field = await screen.findByLabelText(/^Số điện thoại/);
+    expect(field).toHaveAttribute('maxlength', '10');
+    expect(field).toHaveAttribute('type', 'tel');
+  });
+
+  it('prefills and disables the username with the login_hint', async () => {
+    const requests = serve(loginRequest({ oidcContext: { loginHint: 'demo@example.com' } }), json(200, { redirectTo: 'http://localhost:3000/oidc/resume' }));
+    vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    await renderApp(`/login?challenge=${CHALLENGE}`);
+    const username = await screen.findByLabelText(/Email hoặc số điện thoại/);
+    expect(username).toHaveValue('demo@example.com');
+    expect(username).toBeDisabled();
+    await fillAndSubmit(null, 'Passw0rd!');
+    await waitFor(() => expect(requests.some((r) => r.method === 'POST')).toBe(true));
+    expect(requests.find((r) => r.method === 'POST')?.body).toMatchObject({ username: 'demo@example.com' });
+  });
+
+  it('signs in and follows redirectTo, sending snake_case with the client id', async () => {
+    const requests = serve(loginRequest(), json(200, { redirectTo: 'http://localhost:3000/oidc/auth/resume-1' }));
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    await renderApp(`/login?challenge=${CHALLENGE}`);
+    await fillAndSubmit('demo@example.com', 'Passw0rd!');
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/oidc/auth/resume-1'));
+    const login = requests.find((r) => r.method === 'POST');
+    expect(login?.path).toBe('/api/v1/users/login');
+    expect(login?.body).toEqual({ challenge: CHALLENGE, username: 'demo@example.com', password: 'Passw0rd!', client_id: 'demo-app' });
+    expect(login?.headers.get('accept-language')).toBe('vi');
+    expect(screen.getByRole('button', { name: 'Đang đăng nhập…' })).toBeDisabled();
+  });
+
+  it('goes straight on when the provider says skip', async () => {
+    serve(loginRequest({ skip: true, redirectTo: 'http://localhost:3000/oidc/auth/resume-2' }));
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    await renderApp(`/login?challenge=${CHALLENGE}`);
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/oidc/auth/resume-2'));
+    expect(screen.queryByLabelText(/Mật khẩu/)).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['vi', 'Tên đăng nhập hoặc mật khẩu không đúng'],
+    ['en', 'Username or password is not correct'],
+  ])('shows the mapped message for code 1017 in %s and moves the focus to it', async (locale, message) => {
+    serve(loginRequest(), apiError(401, 1017, 'wrong credentials (server text)'));
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=${locale}`);
+    await fillAndSubmit('demo@example.com', 'Wrong-pass1');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(message);
+    expect(alert).toHaveFocus();
+  });
+
+  it("shows 'Cannot connect to Server' when the login call gets no answer", async () => {
+    stubFetch({ [REQUEST]: json(200, loginRequest()), [LOGIN]: 'network-error' });
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
+    await fillAndSubmit('demo@example.com', 'Passw0rd!');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Cannot connect to Server');
+  });
+
+  it('goes to the Error screen (500) when the server fails', async () => {
+    serve(loginRequest(), apiError(500, 1500, 'Internal Server Error'));
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
+    await fillAndSubmit('demo@example.com', 'Passw0rd!');
+    expect(await screen.findByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
+  });
+
+  it("says 'Sorry, something went wrong there' when the answer has no next step", async () => {
+    serve(loginRequest(), json(200, {}));
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
+    await fillAndSubmit('demo@example.com', 'Passw0rd!');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Sorry, something went wrong there');
+  });
+
+  it('checks the username format and the password before calling the server', async () => {
+    const requests = serve(loginRequest());
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
+    await fillAndSubmit('not-an-email', 'short');
+    expect(await screen.findByText('not-an-email has an invalid format')).toBeInTheDocument();
+    expect(screen.getByLabelText(/Email or phone number/)).toHaveFocus();
+    expect(screen.getByLabelText(/Email or phone number/)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
+  it("shows the error of the request itself (an expired challenge) with a retry", async () => {
+    stubFetch({ [REQUEST]: apiError(400, 1026, 'Your request has expired, please retry') });
+    await renderApp(`/login?challenge=${CHALLENGE}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Yêu cầu của bạn đã hết hạn, vui lòng thử lại');
+    expect(screen.getByRole('button', { name: 'Thử lại' })).toBeInTheDocument();
+  });
+
+  it("uses the client's language unless the user chose one", async () => {
+    serve(loginRequest({}, { i18n: { defaultLocale: 'en' } }));
+    await renderApp(`/login?challenge=${CHALLENGE}`);
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+  });
+
+  it("follows the language the client asked for in this sign-in (ui_locales) over its default", async () => {
+    serve(loginRequest({ oidcContext: { uiLocales: 'en' } }, { i18n: { defaultLocale: 'vi' } }));
+    await renderApp(`/login?challenge=${CHALLENGE}`);
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+  });
+
+  it('keeps the language the user chose over the client\'s', async () => {
+    window.localStorage.setItem('passgate.locale', 'vi');
+    serve(loginRequest({}, { i18n: { defaultLocale: 'en' } }));
+    await renderApp(`/login?challenge=${CHALLENGE}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Demo App' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Đăng nhập' })).toBeInTheDocument();
+  });
+
+  it('switches language with the switcher and remembers the choice', async () => {
+    serve(loginRequest());
+    await renderApp(`/login?challenge=${CHALLENGE}`);
+    const user = userEvent.setup();
+    const switcher = await screen.findByRole('group', { name: 'Ngôn ngữ' });
+    await user.click(within(switcher).getByRole('button', { name: 'English' }));
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(window.localStorage.getItem('passgate.locale')).toBe('en');
+    expect(within(screen.getByRole('group', { name: 'Language' })).getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');
+  });
+});
+
+describe('Login screen, next steps', () => {
+  function renderWithNextSteps() {
+    return renderInRouter(
+      `/login?challenge=${CHALLENGE}`,
+      <Routes>
+        <Route path="/login" element={<Login />} />
+        <Route path="*" element={<LocationProbe />} />
+      </Routes>,
+    );
+  }
+
+  it('goes to the 2-step screen with the token type, MFA token, username and challenge', async () => {
+    serve(loginRequest(), json(200, { mfaRequired: true, tokenType: 'totp', mfaToken: 'mfa-1' }));
+    await renderWithNextSteps();
+    await fillAndSubmit('demo@example.com', 'Passw0rd!');
+    const location = await screen.findByTestId('location');
+    expect(location).toHaveTextContent(`/login/mfa?challenge=${CHALLENGE}`);
+    expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({ tokenType: 'totp', mfaToken: 'mfa-1', username: 'demo@example.com', challenge: CHALLENGE });
+  });
+
+  it('goes to the password-expiring screen first when the server warns', async () => {
+    serve(
+      loginRequest(),
+      json(200, { mfaRequired: true, tokenType: 'sms', mfaToken: 'mfa-2', passwordWarning: { expiresAt: 1_900_000_000, daysLeft: 3 } }),
+    );
+    await renderWithNextSteps();
+    await fillAndSubmit('demo@example.com', 'Passw0rd!');
+    const location = await screen.findByTestId('location');
+    expect(location).toHaveTextContent(`/password/coming-expire?challenge=${CHALLENGE}`);
+    expect(JSON.parse(location.dataset.state ?? 'null')).toMatchObject({ mfaRequired: true, tokenType: 'sms', mfaToken: 'mfa-2', username: 'demo@example.com' });
+  });
+});

@@ -1,0 +1,34 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { changeLanguage, initI18n } from '../i18n/i18n.ts';
+import { clearRequestCache } from '../lib/request-cache.ts';
+import { setRuntimeConfig } from '../lib/runtime-config.ts';
+import { testConfig } from './fixtures.ts';
+
+// The first render of a lazy screen transforms its chunk on the fly: give it time.
+configure({ asyncUtilTimeout: 5000 });
+
+beforeAll(async () => {
+  await initI18n('vi');
+  // index.html's icon, which a client's theme replaces while its screens are shown.
+  const icon = document.createElement('link');
+  icon.rel = 'icon';
+  icon.href = '/favicon.svg';
+  document.head.append(icon);
+});
+
+beforeEach(() => {
+  setRuntimeConfig(testConfig);
+});
+
+afterEach(async () => {
+  cleanup();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  window.localStorage.clear();
+  window.sessionStorage.clear();
+  clearRequestCache();
+  await changeLanguage('vi');
+});
