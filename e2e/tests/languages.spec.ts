@@ -32,9 +32,7 @@ test.describe('languages of the Login screen', () => {
   });
 
   test('the language chosen on /demo is the Login screen’s language', async ({ page }) => {
-    // Known bug: the SPA does not read the request's ui_locales (oidcContext.uiLocales), and the
-    // provider's /login address carries only the challenge, so Demo App stays Vietnamese.
-    // Remove this line once packages/web/src/routes/login/Login.tsx (useClientLanguage) honours it.
+    // /demo sends ui_locales and locale; the provider passes the language on in the /login address.
     const demo = new DemoPage(page);
     await demo.goto();
     await demo.signInTo('Demo App', 'en');

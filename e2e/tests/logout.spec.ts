@@ -68,9 +68,6 @@ test.describe('logout details', () => {
   });
 
   test('Partner Shop’s Logout screen speaks its language (English), like its Login screen', async ({ page }) => {
-    // Known bug: only the Login screen applies the client's i18n.defaultLocale; the Logout screen
-    // (packages/web/src/routes/logout/Logout.tsx) falls back to Vietnamese.
-    test.fail(true, 'the Logout screen ignores the client’s default language');
     const { demo, login } = await openLoginFromDemo(page, PARTNER_SHOP);
     await login.signIn();
     await demo.expectSignedIn('Partner Shop', PARTNER_SHOP.id, DEMO_USER);

@@ -11,8 +11,8 @@ import { Notice } from '../../components/Notice.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { PublicPage } from '../../components/PublicPage.tsx';
 import { RequestBoundary } from '../../components/RequestBoundary.tsx';
-import { changeLanguage } from '../../i18n/i18n.ts';
-import { firstSupportedLocale, queryLocale, storedLocale } from '../../i18n/language.ts';
+import { applyClientLanguage } from '../../i18n/client-language.ts';
+import { firstSupportedLocale } from '../../i18n/language.ts';
 import { browser } from '../../lib/browser.ts';
 import { cachedRequest, forgetRequest } from '../../lib/request-cache.ts';
 import { LoginCard } from './LoginCard.tsx';
@@ -108,7 +108,6 @@ function useSkipRedirect(url: string | null): void {
  */
 async function loadLoginRequest(challenge: string, search: string): Promise<LoginRequestInfo> {
   const info = await loginFlowApi.loginRequest(challenge);
-  const clientLocale = firstSupportedLocale(info.oidcContext.uiLocales) ?? info.client.i18n.defaultLocale;
-  if (clientLocale && !queryLocale(search) && !storedLocale()) await changeLanguage(clientLocale);
+  await applyClientLanguage(search, firstSupportedLocale(info.oidcContext.uiLocales), info.client.i18n.defaultLocale);
   return info;
 }

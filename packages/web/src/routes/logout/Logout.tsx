@@ -11,6 +11,8 @@ import { Loading } from '../../components/Loading.tsx';
 import { PublicPage } from '../../components/PublicPage.tsx';
 import { RequestBoundary } from '../../components/RequestBoundary.tsx';
 import { browser } from '../../lib/browser.ts';
+import { applyClientLanguage } from '../../i18n/client-language.ts';
+import type { LogoutRequestInfo } from '@passgate/contract';
 import { cachedRequest, forgetRequest } from '../../lib/request-cache.ts';
 
 const requestKey = (challenge: string) => `logout-request:${challenge}`;
@@ -52,7 +54,8 @@ type Decision = { state: 'idle' } | { state: 'sending' } | { state: 'leaving' } 
 
 function LogoutScreen({ challenge }: { challenge: string }) {
   const { t } = useTranslation();
-  const info = use(cachedRequest(requestKey(challenge), () => loginFlowApi.logoutRequest(challenge)));
+  const [params] = useSearchParams();
+  const info = use(cachedRequest(requestKey(challenge), () => loadLogoutRequest(challenge, `?${params.toString()}`)));
   useEffect(() => () => forgetRequest(requestKey(challenge)), [challenge]);
   const [decision, setDecision] = useState<Decision>(info.autoConfirm ? { state: 'sending' } : { state: 'idle' });
 
@@ -112,4 +115,11 @@ async function sendDecision(challenge: string, confirmed: boolean, setDecision: 
   } catch (error) {
     setDecision({ state: 'failed', error });
   }
+}
+
+/** Reads the logout request and speaks the client's language before the screen shows. */
+async function loadLogoutRequest(challenge: string, search: string): Promise<LogoutRequestInfo> {
+  const info = await loginFlowApi.logoutRequest(challenge);
+  await applyClientLanguage(search, info.client?.i18n.defaultLocale);
+  return info;
 }
