@@ -1,16 +1,13 @@
 import { use, useEffect } from 'react';
 import Box from '@mui/material/Box';
-import { ActionButton } from '../../components/ActionButton.tsx';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { LoginRequestInfo } from '@passgate/contract';
 import { loginFlowApi } from '../../api/login-flow.ts';
-import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
-import { Notice } from '../../components/Notice.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { PublicPage } from '../../components/PublicPage.tsx';
-import { RequestBoundary } from '../../components/RequestBoundary.tsx';
+import { ChallengePage } from '../../components/ChallengePage.tsx';
 import { applyClientLanguage } from '../../i18n/client-language.ts';
 import { firstSupportedLocale } from '../../i18n/language.ts';
 import { browser } from '../../lib/browser.ts';
@@ -22,38 +19,10 @@ const requestKey = (challenge: string) => `login-request:${challenge}`;
 /** /login?challenge=…: the themed sign-in screen of the client that sent the user. */
 export default function Login() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
-  const challenge = params.get('challenge');
-  const title = t('login.documentTitle');
-  if (!challenge) {
-    return (
-      <PublicPage title={title}>
-        <Notice message={t('messages.missingChallenge')} />
-      </PublicPage>
-    );
-  }
   return (
-    <RequestBoundary
-      key={challenge}
-      loading={
-        <PublicPage title={title}>
-          <Loading />
-        </PublicPage>
-      }
-      onRetry={() => forgetRequest(requestKey(challenge))}
-      failed={(error, retry) => (
-        <PublicPage title={title}>
-          <ApiErrorAlert error={error} />
-          <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-            <ActionButton variant="outlined" onClick={retry}>
-              {t('common.retry')}
-            </ActionButton>
-          </Box>
-        </PublicPage>
-      )}
-    >
-      <LoginScreen challenge={challenge} />
-    </RequestBoundary>
+    <ChallengePage title={t('login.documentTitle')} requestKey={requestKey}>
+      {(challenge) => <LoginScreen challenge={challenge} />}
+    </ChallengePage>
   );
 }
 

@@ -6,10 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { loginFlowApi } from '../../api/login-flow.ts';
 import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
-import { Notice } from '../../components/Notice.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { PublicPage } from '../../components/PublicPage.tsx';
-import { RequestBoundary } from '../../components/RequestBoundary.tsx';
+import { ChallengePage } from '../../components/ChallengePage.tsx';
 import { browser } from '../../lib/browser.ts';
 import { applyClientLanguage } from '../../i18n/client-language.ts';
 import type { LogoutRequestInfo } from '@passgate/contract';
@@ -20,33 +19,10 @@ const requestKey = (challenge: string) => `logout-request:${challenge}`;
 /** /logout?challenge=…: 'Do you want to log out of …?' with Back and Log out, or straight on when autoConfirm. */
 export default function Logout() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
-  const challenge = params.get('challenge');
-  const title = t('logout.documentTitle');
-  if (!challenge) {
-    return (
-      <PublicPage title={title}>
-        <Notice message={t('messages.missingChallenge')} />
-      </PublicPage>
-    );
-  }
   return (
-    <RequestBoundary
-      key={challenge}
-      loading={
-        <PublicPage title={title}>
-          <Loading />
-        </PublicPage>
-      }
-      onRetry={() => forgetRequest(requestKey(challenge))}
-      failed={(error) => (
-        <PublicPage title={title}>
-          <ApiErrorAlert error={error} />
-        </PublicPage>
-      )}
-    >
-      <LogoutScreen challenge={challenge} />
-    </RequestBoundary>
+    <ChallengePage title={t('logout.documentTitle')} requestKey={requestKey}>
+      {(challenge) => <LogoutScreen challenge={challenge} />}
+    </ChallengePage>
   );
 }
 
