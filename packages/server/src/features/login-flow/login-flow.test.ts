@@ -43,6 +43,15 @@ describe('POST /api/v1/users/login and the login request, with bad input', () =>
     expect((await info.json() as any).error.code).toBe(1026);
   });
 
+  it('answers 1026 once the challenge has expired', async () => {
+    const c = await challenge();
+    const interaction = await server.ctx.provider.Interaction.find(c);
+    await interaction!.save(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await login({ challenge: c, username: 'demo@example.com', password: 'Passw0rd!' })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
+    expect((await browser.fetch(`${server.url}/api/v1/requests/login/${c}`)).status).toBe(400);
+  });
+
   it('answers 1000 for malformed JSON and 1001 or 1002 naming the field', async () => {
     const malformed = await browser.fetch(`${server.url}/api/v1/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"challenge": ' });
     expect(malformed.status).toBe(400);
