@@ -11,3 +11,4 @@ export * from './schemas/login-flow.ts';
 export * from './schemas/account.ts';
 export * from './schemas/runtime-config.ts';
 export * from './schemas/admin.ts';
+export * from './schemas/visitor.ts';

@@ -31,6 +31,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Passgate <no-reply@localhost>'),
   SMS_PROVIDER: z.enum(['outbox', 'twilio', 'esms']).optional(),
+  /** reCAPTCHA token verification endpoint. */
+  RECAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).default('https://www.google.com/recaptcha/api/siteverify'),
   /** Seed the demo tenant, clients and user on start (default: on in development only). */
   SEED_DEMO: boolish.optional(),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86400).default(3600),
@@ -39,6 +41,7 @@ const envSchema = z.object({
   SESSION_TTL: z.coerce.number().int().min(300).max(31536000).default(14 * 86400),
   LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_LOCKOUT_AFTER_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  CODE_SENDS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -62,9 +65,10 @@ export interface Config {
   mailFrom: string;
   smsProvider: 'outbox' | 'twilio' | 'esms';
   seedDemo: boolean;
+  recaptchaVerifyUrl: string;
   devTools: boolean;
   ttl: { accessToken: number; idToken: number; refreshToken: number; session: number; interaction: number };
-  rateLimit: { loginPerIp: number; lockoutAfterFailures: number };
+  rateLimit: { loginPerIp: number; lockoutAfterFailures: number; codeSendsPerIpPerHour: number };
   webDistDir: string;
 }
 
@@ -121,6 +125,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     mailFrom: env.MAIL_FROM,
     smsProvider: env.SMS_PROVIDER ?? 'outbox',
     seedDemo: env.SEED_DEMO ?? !isProduction,
+    recaptchaVerifyUrl: env.RECAPTCHA_VERIFY_URL,
     devTools: !isProduction,
     ttl: {
       accessToken: env.ACCESS_TOKEN_TTL,
@@ -129,7 +134,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       session: env.SESSION_TTL,
       interaction: 600,
     },
-    rateLimit: { loginPerIp: env.LOGIN_RATE_LIMIT_PER_IP, lockoutAfterFailures: env.LOGIN_LOCKOUT_AFTER_FAILURES },
+    rateLimit: { loginPerIp: env.LOGIN_RATE_LIMIT_PER_IP, lockoutAfterFailures: env.LOGIN_LOCKOUT_AFTER_FAILURES, codeSendsPerIpPerHour: env.CODE_SENDS_PER_IP_PER_HOUR },
     webDistDir: new URL('../../web/dist', import.meta.url).pathname,
     ...overrides,
   };

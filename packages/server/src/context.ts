@@ -13,6 +13,9 @@ import { createUserQueries, type UserQueries } from './features/users/users.quer
 import { createAuditQueries, type AuditQueries } from './features/audit/audit.queries.ts';
 import { createRateLimits, type RateLimits } from './plugins/rate-limits.ts';
 import { createMessaging, type Messaging } from './messaging/messaging.ts';
+import { createRecaptchaVerifier, type RecaptchaVerifier } from './features/recaptcha/recaptcha.ts';
+import { pino, type Logger } from 'pino';
+import { LOG_REDACT_PATHS } from './lib/redact.ts';
 
 /**
  * Everything the server is made of, wired once (plain factories, no container). `buildApp` turns it
@@ -31,6 +34,9 @@ export interface AppContext {
   audit: AuditQueries;
   rateLimits: RateLimits;
   messaging: Messaging;
+  recaptcha: RecaptchaVerifier;
+  /** For work outside a request (requests log through Fastify's own logger). */
+  log: Logger;
   close(): Promise<void>;
 }
 
@@ -65,8 +71,11 @@ export async function createAppContext(config: Config): Promise<AppContext> {
     logoutRequests,
   });
 
+  const log = pino({ level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } });
   return {
     config,
+    log,
+    recaptcha: createRecaptchaVerifier(config, keys, log),
     db,
     redis,
     keys,

@@ -13,7 +13,16 @@ export interface RateLimits {
   loginPerIp: RateLimiterAbstract;
   /** Sign-in attempts per account (tenant and username), per 15 minutes. */
   loginPerAccount: RateLimiterAbstract;
+  /** One code sent per destination and purpose per 60 seconds (the resend cooldown). */
+  codeResend: RateLimiterAbstract;
+  /** Codes sent per client IP address per hour, so nobody mails or texts the world from one address. */
+  codeSendPerIp: RateLimiterAbstract;
+  /** Attempts at a one-time code per client IP address per 15 minutes. */
+  codeCheckPerIp: RateLimiterAbstract;
 }
+
+/** SPEC.md section 9: a code may be sent again 60 seconds after the last one. */
+export const RESEND_COOLDOWN_SECONDS = 60;
 
 function limiter(redis: Redis | undefined, keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
   return redis
@@ -25,6 +34,9 @@ export function createRateLimits(config: Config, redis: Redis | undefined): Rate
   return {
     loginPerIp: limiter(redis, 'login-ip', config.rateLimit.loginPerIp, 60),
     loginPerAccount: limiter(redis, 'login-account', config.rateLimit.lockoutAfterFailures * 4, 15 * 60),
+    codeResend: limiter(redis, 'code-resend', 1, RESEND_COOLDOWN_SECONDS),
+    codeSendPerIp: limiter(redis, 'code-send-ip', config.rateLimit.codeSendsPerIpPerHour, 3600),
+    codeCheckPerIp: limiter(redis, 'code-check-ip', 100, 15 * 60),
   };
 }
 
@@ -33,7 +45,10 @@ export async function consume(rateLimiter: RateLimiterAbstract, key: string): Pr
   try {
     await rateLimiter.consume(key);
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw new ApiError(ErrorCode.TooManyRequests, 429);
+    if (error instanceof RateLimiterRes) {
+      const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+      throw new ApiError(ErrorCode.TooManyRequests, 429, undefined, `Too many requests, please try again in ${seconds} s`);
+    }
     throw error;
   }
 }

@@ -14,7 +14,7 @@ import { ApiError } from '../../plugins/errors.ts';
 import { consume } from '../../plugins/rate-limits.ts';
 import { dummySecretHash, verifySecret } from '../../lib/passwords.ts';
 import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts';
-import type { TenantRecord } from '../tenants/tenants.queries.ts';
+import { resolveFlowClient } from './flow-client.ts';
 import { completeConsent, completeLogin, interactionClientId, loadInteraction } from './interactions.ts';
 import { passwordExpiry } from './password-expiry.ts';
 import { lockoutAfterFailure } from './lockout.ts';
@@ -29,13 +29,7 @@ const DAY = 86_400_000;
 export function createLoginFlowService(ctx: AppContext) {
   const { provider, clients, tenants, users, audit, rateLimits } = ctx;
 
-  async function clientAndTenant(clientId: string): Promise<{ client: ClientRecord; tenant: TenantRecord }> {
-    const client = await clients.findById(clientId);
-    if (!client) throw new ApiError(ErrorCode.ClientNotFound, 404, 'client_id');
-    const tenant = await tenants.findById(client.tenantId);
-    if (!tenant) throw new ApiError(ErrorCode.MissingTenant, 500);
-    return { client, tenant };
-  }
+  const clientAndTenant = (clientId: string) => resolveFlowClient(ctx, clientId);
 
   function loginKinds(client: ClientRecord): UsernameKind[] {
     const caps = effectiveCapabilities(client.permissions);
