@@ -1,14 +1,11 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import middie from '@fastify/middie';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
-import { registerErrorHandling, envelope } from './plugins/errors.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerSpa } from './spa.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { redactUrl } from './lib/redact-url.ts';
 import { loginFlowRoutes } from './features/login-flow/login-flow.routes.ts';
@@ -16,7 +13,6 @@ import { accountRoutes } from './features/account/account.routes.ts';
 import { runtimeConfigRoutes } from './features/runtime-config.routes.ts';
 import { outboxRoutes } from './features/outbox/outbox.routes.ts';
 import { demoRoutes } from './features/demo/demo.routes.ts';
-import { ErrorCode } from '@passgate/contract';
 
 export interface BuildOptions {
   /** Log output; tests silence it. */
@@ -47,32 +43,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        baseUri: ["'self'"],
-        scriptSrc: ["'self'"],
-        // MUI (emotion) injects its styles at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        // Client logos, icons and background images are hosted by the partners.
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        // No form-action: the logout confirmation posts to the provider, which then redirects to
-        // the relying party, and browsers apply form-action to that redirect too.
-        ...(config.publicUrl.startsWith('https://') ? { upgradeInsecureRequests: [] } : {}),
-      },
-    },
-    // The provider and the API answer cross-site redirects and fetches for relying parties.
-    crossOriginResourcePolicy: { policy: 'same-site' },
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: config.publicUrl.startsWith('https://') ? { maxAge: 31536000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'no-referrer' },
-  });
+  await registerSecurityHeaders(app, config.publicUrl.startsWith('https://'));
 
   await app.register(swagger, {
     openapi: {
@@ -100,37 +71,6 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(middie, { hook: 'onRequest' });
   app.use('/oidc', ctx.provider.callback());
 
-  await registerSpa(app, config.webDistDir);
+  await registerSpa(app, ctx);
   return app;
-}
-
-/** The single-page app: hashed assets cached for long, every other page answered with index.html. */
-async function registerSpa(app: FastifyInstance, distDir: string): Promise<void> {
-  const indexFile = join(distDir, 'index.html');
-  if (existsSync(distDir)) {
-    await app.register(fastifyStatic, {
-      root: distDir,
-      index: false,
-      wildcard: true,
-      // The build writes .br and .gz beside each asset.
-      preCompressed: true,
-      cacheControl: false,
-      setHeaders: (res, path) => {
-        res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
-  }
-  app.setNotFoundHandler(async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    const isPage = request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/oidc/') && !/\.[a-z0-9]+$/i.test(path);
-    if (!isPage) {
-      return reply.status(404).send(envelope(ErrorCode.NotFound, undefined, `Not found: ${request.method} ${path}`));
-    }
-    // Read on each request: small, and a rebuild is picked up without a restart.
-    const indexHtml = await readFile(indexFile, 'utf8').catch(() => undefined);
-    if (!indexHtml) {
-      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web` (npm start does it).');
-    }
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
-  });
 }

@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { ErrorCode } from '@passgate/contract';
+import type { AppContext } from './context.ts';
+import { envelope } from './plugins/errors.ts';
+import { allowThirdParties, type ThirdParty } from './plugins/security-headers.ts';
+
+/**
+ * The single-page app: hashed assets (precompressed at build time) cached for long, every other
+ * page answered with index.html. A login-flow page whose client uses reCAPTCHA gets a policy that
+ * lets Google's script in; every other page keeps the strict one.
+ */
+export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const distDir = ctx.config.webDistDir;
+  const indexFile = join(distDir, 'index.html');
+  const https = ctx.config.publicUrl.startsWith('https://');
+  if (existsSync(distDir)) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      index: false,
+      wildcard: true,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (res, path) => {
+        res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isPage = request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/oidc/') && !/\.[a-z0-9]+$/i.test(path);
+    if (!isPage) {
+      return reply.status(404).send(envelope(ErrorCode.NotFound, undefined, `Not found: ${request.method} ${path}`));
+    }
+    // Read on each request: small, and a rebuild is picked up without a restart.
+    const indexHtml = await readFile(indexFile, 'utf8').catch(() => undefined);
+    if (!indexHtml) {
+      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web` (npm start does it).');
+    }
+    allowThirdParties(reply, https, await thirdPartiesOfPage(ctx, request));
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+  });
+}
+
+/** The third parties the client behind a login-flow page (`?challenge=`) needs. */
+async function thirdPartiesOfPage(ctx: AppContext, request: FastifyRequest): Promise<ThirdParty[]> {
+  const challenge = (request.query as Record<string, unknown>).challenge;
+  if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(challenge)) return [];
+  const interaction = await ctx.provider.Interaction.find(challenge).catch(() => undefined);
+  const clientId = interaction?.params.client_id;
+  if (typeof clientId !== 'string') return [];
+  const client = await ctx.clients.findById(clientId);
+  return client?.recaptcha.enabled ? ['recaptcha'] : [];
+}
