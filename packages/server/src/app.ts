@@ -10,6 +10,9 @@ import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { redactUrl } from './lib/redact-url.ts';
 import { loginFlowRoutes } from './features/login-flow/login-flow.routes.ts';
 import { accountRoutes } from './features/account/account.routes.ts';
+import { registrationRoutes } from './features/registration/registration.routes.ts';
+import { passwordRecoveryRoutes } from './features/password-recovery/password-recovery.routes.ts';
+import { tenantRoutes } from './features/tenants/tenants.routes.ts';
 import { runtimeConfigRoutes } from './features/runtime-config.routes.ts';
 import { outboxRoutes } from './features/outbox/outbox.routes.ts';
 import { demoRoutes } from './features/demo/demo.routes.ts';
@@ -55,6 +58,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
 
   await app.register(loginFlowRoutes, { ctx });
+  await app.register(registrationRoutes, { ctx });
+  await app.register(passwordRecoveryRoutes, { ctx });
+  await app.register(tenantRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
   await app.register(runtimeConfigRoutes, { ctx });
   if (config.devTools) {

@@ -16,6 +16,7 @@ export type AuditEventType =
   | 'user.activated'
   | 'code.sent'
   | 'code.failed'
+  | 'code.send_failed'
   | 'password.recovery_requested'
   | 'password.reset'
   | 'password.changed'

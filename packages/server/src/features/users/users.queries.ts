@@ -25,6 +25,14 @@ export function createUserQueries(db: Executor) {
     async update(id: string, changes: UserUpdate): Promise<void> {
       await db.updateTable('users').set(changes).where('id', '=', id).execute();
     },
+    /** Changes an account only while it is still pending (registered, not activated): false when it no longer is. */
+    async updateIfPending(id: string, changes: UserUpdate): Promise<boolean> {
+      const result = await db.updateTable('users').set(changes).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async clearPasswordHistory(userId: string): Promise<void> {
+      await db.deleteFrom('password_history').where('user_id', '=', userId).execute();
+    },
     async addPasswordHistory(userId: string, passwordHash: string, at: number): Promise<void> {
       await db.insertInto('password_history').values({ id: newId(), user_id: userId, password_hash: passwordHash, created_at: at }).execute();
     },

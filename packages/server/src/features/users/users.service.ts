@@ -1,20 +1,14 @@
 import type { Kysely } from 'kysely';
-import {
-  NAME_MAX_LENGTH,
-  classifyUsername,
-  normalizeUsername,
-  unmetPasswordRequirements,
-  type PasswordPolicy,
-  type PasswordRequirement,
-} from '@passgate/contract';
+import { NAME_MAX_LENGTH, classifyUsername, normalizeUsername } from '@passgate/contract';
 import type { Database, UserRow } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
-import { hashSecret, verifySecret } from '../../lib/passwords.ts';
+import { hashSecret } from '../../lib/passwords.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createTenantQueries, type TenantRecord } from '../tenants/tenants.queries.ts';
 import { inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
 import { AdminInputError, type AdminInputProblem } from '../admin-input-error.ts';
 import { createUserQueries } from './users.queries.ts';
+import { isRecentlyUsedPassword, unmetPasswordText } from './password-rules.ts';
 
 export type UserStatus = 'pending' | 'active' | 'disabled';
 const STATUSES: readonly UserStatus[] = ['pending', 'active', 'disabled'];
@@ -62,20 +56,10 @@ export function toUserView(row: UserRow): UserView {
   };
 }
 
-const REQUIREMENT_TEXT: Record<PasswordRequirement, (policy: PasswordPolicy) => string> = {
-  minLength: (p) => `at least ${p.minLength} characters`,
-  maxLength: () => 'at most 128 characters',
-  uppercase: (p) => `at least ${p.uppercase} uppercase letter${p.uppercase === 1 ? '' : 's'}`,
-  number: (p) => `at least ${p.number} digit${p.number === 1 ? '' : 's'}`,
-  special: (p) => `at least ${p.special} special character${p.special === 1 ? '' : 's'}`,
-};
-
 function passwordProblems(password: string, tenant: TenantRecord): AdminInputProblem[] {
   if (password.length === 0) return [{ field: 'password', message: 'is required' }];
-  const unmet = unmetPasswordRequirements(password, tenant.passwordPolicy);
-  if (unmet.length === 0) return [];
-  const needs = unmet.map((r) => REQUIREMENT_TEXT[r](tenant.passwordPolicy)).join(', ');
-  return [{ field: 'password', message: `does not meet the password policy of tenant '${tenant.id}' (needs ${needs})` }];
+  const needs = unmetPasswordText(password, tenant.passwordPolicy);
+  return needs ? [{ field: 'password', message: `does not meet the password policy of tenant '${tenant.id}' (needs ${needs})` }] : [];
 }
 
 /** Accounts created and passwords set by an operator (the command line) or the demo seed. */
@@ -165,10 +149,8 @@ export function createUserService({ db }: { db: Kysely<Database> }) {
       if (!user) throw AdminInputError.of('username', `no user '${username}' in tenant '${tenant.id}'`);
       const problems = passwordProblems(password, tenant);
       if (problems.length > 0) throw new AdminInputError(problems);
-      for (const previous of await users.recentPasswordHashes(user.id, tenant.passwordHistorySize)) {
-        if (await verifySecret(previous, password)) {
-          throw AdminInputError.of('password', `was used recently: tenant '${tenant.id}' refuses the last ${tenant.passwordHistorySize} passwords`);
-        }
+      if (await isRecentlyUsedPassword(users, user, password, tenant.passwordHistorySize)) {
+        throw AdminInputError.of('password', `was used recently: tenant '${tenant.id}' refuses the last ${tenant.passwordHistorySize} passwords`);
       }
 
       const passwordHash = await hashSecret(password);

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { TestBrowser } from '../../../test/browser.ts';
+import { authorizationRequest, relyingParty, startSignIn } from '../../../test/relying-party.ts';
+import { auditTypes, createClient, createTenant, endCooldown, lastCode, lastMessage, messageCount, otherCode, postJson, userRow } from '../../../test/visitor.ts';
+import { createUserService } from '../users/users.service.ts';
+import { verifySecret } from '../../lib/passwords.ts';
+
+/** POST /api/v1/password/recover and /password/reset over real HTTP. */
+describe('password recovery', () => {
+  let server: TestServer;
+  const recover = (body: Record<string, unknown>, language?: string) => postJson(server.url, '/api/v1/password/recover', { client_id: 'demo-app', ...body }, language);
+  const reset = (body: Record<string, unknown>) => postJson(server.url, '/api/v1/password/reset', { client_id: 'demo-app', ...body });
+
+  /** Signs in through the login API; answers the error code, or 0 for success. */
+  async function login(username: string, password: string, clientId = 'demo-app', secret: string | undefined = 'demo-secret'): Promise<number> {
+    const browser = new TestBrowser();
+    const challenge = await startSignIn(browser, server.url, await authorizationRequest(await relyingParty(server.url, clientId, secret)));
+    const response = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username, password });
+    return response.ok ? 0 : ((await response.json()) as any).error.code;
+  }
+
+  /** Asks for a recovery code (ending any cooldown first) and answers it. */
+  async function recoveryCode(username: string, clientId = 'demo-app', tenantId = 'demo'): Promise<string> {
+    await endCooldown(server.ctx, tenantId, 'recovery', username);
+    expect(await recover({ client_id: clientId, username })).toEqual({ status: 200, body: { resendAfter: 60 } });
+    return lastCode(server.ctx, username);
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { CODE_SENDS_PER_IP_PER_HOUR: '1000' } });
+    const users = createUserService({ db: server.ctx.db });
+    await users.createUser({ tenantId: 'demo', email: 'reset@example.com', name: 'Rita', password: 'Original1!' });
+    await users.createUser({ tenantId: 'demo', phoneNumber: '0987654321', name: 'Phong', password: 'Original1!' });
+    await users.createUser({ tenantId: 'demo', email: 'waiting@example.com', name: 'W', password: 'Original1!', status: 'pending' });
+    await createTenant(server.ctx, { id: 'nohelp', resetPasswordAllowed: false });
+    await createClient(server.ctx, server.url, { id: 'nohelp-app', tenantId: 'nohelp' });
+    await createTenant(server.ctx, { id: 'history', passwordHistorySize: 2, passwordPolicy: { minLength: 8, uppercase: 0, number: 1, special: 0 } });
+    await createClient(server.ctx, server.url, { id: 'history-app', tenantId: 'history', permissions: ['users:email:login', 'password:reset'] });
+    await users.createUser({ tenantId: 'history', email: 'hist@example.com', name: 'H', password: 'password-A1' });
+  });
+  afterAll(() => server?.close());
+
+  it('sends a recovery code, sets the new password with it, and the old password stops working', async () => {
+    const before = await userRow(server.ctx, 'demo', 'reset@example.com');
+    await server.ctx.users.update(before!.id, { failed_login_count: 7, locked_until: Date.now() + 60_000 });
+
+    expect(await recover({ username: 'Reset@Example.com' }, 'en')).toEqual({ status: 200, body: { resendAfter: 60 } });
+    const mail = await lastMessage(server.ctx, 'reset@example.com');
+    expect(mail).toMatchObject({ channel: 'email', subject: '[Passgate Demo] Your password recovery code' });
+    expect(mail!.text).toContain('Hello Rita,');
+    const code = mail!.code!;
+
+    expect(await reset({ username: 'reset@example.com', password: 'Brand-new1', code: otherCode(code) })).toMatchObject({ status: 400, body: { error: { code: 1042, field: 'code' } } });
+    // A refused password costs nothing: the same code still works.
+    expect(await reset({ username: 'reset@example.com', password: 'short', code })).toMatchObject({
+      status: 400,
+      body: { error: { code: 1002, field: 'password', message: expect.stringContaining('at least 6 characters') } },
+    });
+    expect(await userRow(server.ctx, 'demo', 'reset@example.com')).toMatchObject({ password_hash: before!.password_hash });
+
+    const changedAt = Date.now();
+    expect(await reset({ username: 'reset@example.com', password: 'Brand-new1', code })).toEqual({ status: 200, body: { ok: true } });
+    const after = await userRow(server.ctx, 'demo', 'reset@example.com');
+    expect(after).toMatchObject({ failed_login_count: 0, locked_until: null });
+    expect(after!.password_hash).toMatch(/^\$argon2id\$/);
+    expect(Number(after!.password_changed_at)).toBeGreaterThanOrEqual(changedAt);
+    expect(await server.ctx.users.recentPasswordHashes(after!.id, 5)).toEqual([after!.password_hash, before!.password_hash]);
+    expect(await auditTypes(server.ctx, after!.id)).toEqual(['user.created', 'password.recovery_requested', 'code.failed', 'password.reset']);
+
+    expect(await login('reset@example.com', 'Original1!')).toBe(1017);
+    expect(await login('reset@example.com', 'Brand-new1')).toBe(0);
+    // The code is used.
+    expect(await reset({ username: 'reset@example.com', password: 'Another-1', code })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
+  });
+
+  it('recovers by phone (SMS, Vietnamese by default)', async () => {
+    expect(await recover({ username: '0987654321' })).toEqual({ status: 200, body: { resendAfter: 60 } });
+    const sms = await lastMessage(server.ctx, '0987654321');
+    expect(sms!.text).toBe(`Passgate Demo: Mã khôi phục mật khẩu của bạn là ${sms!.code}, hiệu lực 10 phút. Không chia sẻ mã này với bất kỳ ai.`);
+    expect(await reset({ username: '0987654321', password: 'Phone-new1', code: sms!.code })).toEqual({ status: 200, body: { ok: true } });
+    expect(await login('0987654321', 'Phone-new1')).toBe(0);
+  });
+
+  it('answers alike for unknown, pending and active accounts, with the same 60 s cooldown for each', async () => {
+    for (const username of ['ghost@example.com', 'waiting@example.com', '0900000001']) {
+      expect(await recover({ username })).toEqual({ status: 200, body: { resendAfter: 60 } });
+      expect(await messageCount(server.ctx, username)).toBe(0);
+      expect(await recover({ username })).toMatchObject({ status: 429, body: { error: { code: 1290, message: expect.stringMatching(/try again in \d+ s/) } } });
+    }
+    await recoveryCode('reset@example.com');
+    expect(await recover({ username: 'reset@example.com' })).toMatchObject({ status: 429, body: { error: { code: 1290 } } });
+    expect(await reset({ username: 'ghost@example.com', password: 'Whatever1', code: '123456' })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
+  });
+
+  it('refuses the last password_history_size passwords, the current one included (1031), and a reset to the current one when the tenant keeps none', async () => {
+    const history = (body: Record<string, unknown>) => reset({ client_id: 'history-app', username: 'hist@example.com', ...body });
+    let code = await recoveryCode('hist@example.com', 'history-app', 'history');
+    expect(await history({ password: 'password-A1', code })).toMatchObject({ status: 400, body: { error: { code: 1031, field: 'password' } } });
+    expect(await login('hist@example.com', 'password-A1', 'history-app', undefined)).toBe(0);
+    expect(await history({ password: 'password-B1', code })).toEqual({ status: 200, body: { ok: true } });
+
+    code = await recoveryCode('hist@example.com', 'history-app', 'history');
+    expect(await history({ password: 'password-A1', code })).toMatchObject({ status: 400, body: { error: { code: 1031 } } });
+    expect(await history({ password: 'password-B1', code })).toMatchObject({ status: 400, body: { error: { code: 1031 } } });
+    expect(await history({ password: 'password-C1', code })).toEqual({ status: 200, body: { ok: true } });
+
+    // Two passwords remembered: C (current) and B. A may come back.
+    code = await recoveryCode('hist@example.com', 'history-app', 'history');
+    expect(await history({ password: 'password-A1', code })).toEqual({ status: 200, body: { ok: true } });
+
+    // The demo tenant keeps no history.
+    code = await recoveryCode('reset@example.com');
+    expect(await reset({ username: 'reset@example.com', password: 'Brand-new1', code })).toEqual({ status: 200, body: { ok: true } });
+  });
+
+  it('refuses a code after 5 wrong tries (1026 even when right) and once expired, leaving the old password working', async () => {
+    const before = await userRow(server.ctx, 'demo', 'reset@example.com');
+    const code = await recoveryCode('reset@example.com');
+    for (let i = 0; i < 5; i += 1) {
+      expect(await reset({ username: 'reset@example.com', password: 'Never-set1', code: otherCode(code) })).toMatchObject({ status: 400, body: { error: { code: 1042 } } });
+    }
+    expect(await reset({ username: 'reset@example.com', password: 'Never-set1', code })).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'code' } } });
+
+    const late = await recoveryCode('reset@example.com');
+    await server.ctx.db.updateTable('one_time_codes').set({ expires_at: Date.now() - 1000 }).where('destination', '=', 'reset@example.com').execute();
+    expect(await reset({ username: 'reset@example.com', password: 'Never-set1', code: late })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
+    const after = await userRow(server.ctx, 'demo', 'reset@example.com');
+    expect(after!.password_hash).toBe(before!.password_hash);
+    expect(await verifySecret(after!.password_hash!, 'Brand-new1')).toBe(true);
+  });
+
+  it('applies the tenant switch (1303), the client capability (1301) and the sign-in kinds of username (1016 / 1015)', async () => {
+    for (const call of [recover, reset]) {
+      const body = { username: 'reset@example.com', password: 'Brand-new1', code: '123456' };
+      expect(await call({ ...body, client_id: 'nope' })).toMatchObject({ status: 404, body: { error: { code: 1061 } } });
+      expect(await call({ ...body, client_id: 'nohelp-app' })).toMatchObject({ status: 403, body: { error: { code: 1303 } } });
+      expect(await call({ ...body, client_id: 'partner-shop' })).toMatchObject({ status: 403, body: { error: { code: 1301 } } });
+      expect(await call({ ...body, username: 'reset@example' })).toMatchObject({ status: 400, body: { error: { code: 1016, message: 'reset@example has an invalid format' } } });
+      expect(await call({ ...body, username: '12345' })).toMatchObject({ status: 400, body: { error: { code: 1015, field: 'username' } } });
+      // history-app signs in by e-mail only: a phone number is not a username there.
+      expect(await call({ ...body, client_id: 'history-app', username: '0987654321' })).toMatchObject({ status: 400, body: { error: { code: 1015 } } });
+    }
+  });
+
+  it('answers 1000, 1001 and 1002 naming the field for malformed, missing, over-long and mistyped input', async () => {
+    expect(await postJson(server.url, '/api/v1/password/reset', '{"client_id":"demo-app",')).toMatchObject({ status: 400, body: { error: { code: 1000 } } });
+    expect(await reset({ username: 'reset@example.com', code: '123456' })).toMatchObject({ status: 400, body: { error: { code: 1001, field: 'password' } } });
+    expect(await reset({ username: 'reset@example.com', password: 'Brand-new1' })).toMatchObject({ status: 400, body: { error: { code: 1001, field: 'code' } } });
+    expect(await reset({ username: 'reset@example.com', password: 'Brand-new1', code: 123456 })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'code' } } });
+    expect(await reset({ username: 'reset@example.com', password: 'x'.repeat(129), code: '123456' })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'password' } } });
+    expect(await recover({ username: 'r'.repeat(300) })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'username' } } });
+    expect(await recover({ username: 'reset@example.com', recaptcha_token: 'x'.repeat(5000) })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'recaptcha_token' } } });
+    expect(await recover({})).toMatchObject({ status: 400, body: { error: { code: 1001, field: 'username' } } });
+  });
+
+  it('answers 503 when the code cannot be sent, keeping the earlier code valid and no cooldown', async () => {
+    const code = await recoveryCode('0987654321');
+    await endCooldown(server.ctx, 'demo', 'recovery', '0987654321');
+    const sms = server.ctx.messaging.sms;
+    server.ctx.messaging.sms = { send: async () => Promise.reject(new Error('SMS gateway timeout')) };
+    try {
+      expect(await recover({ username: '0987654321' })).toEqual({ status: 503, body: { error: { code: 1500, message: 'We could not send the code, please try again' } } });
+    } finally {
+      server.ctx.messaging.sms = sms;
+    }
+    const user = await userRow(server.ctx, 'demo', '0987654321');
+    expect(await auditTypes(server.ctx, user!.id)).toContain('code.send_failed');
+    expect(await reset({ username: '0987654321', password: 'Phone-new2', code })).toEqual({ status: 200, body: { ok: true } });
+    expect(await recover({ username: '0987654321' })).toMatchObject({ status: 200 });
+  });
+});

@@ -1,0 +1,21 @@
+/** The words of the code messages in one language; `templates.ts` lays them out as e-mail (text and HTML) and SMS. */
+export interface CodeMessageTexts {
+  subject(brand: string): string;
+  /** The heading of the HTML e-mail. */
+  heading: string;
+  greeting(name: string | null): string;
+  /** The sentence before the code. */
+  intro(brand: string): string;
+  /** Validity and single use. */
+  validity(minutes: number): string;
+  /** Never share the code. */
+  warning(brand: string): string;
+  /** What to do when the reader did not ask for it. */
+  notYou: string;
+  signature(brand: string): string;
+  sms(brand: string, code: string, minutes: number): string;
+}
+
+export type CodeMessageKind = 'activation' | 'recovery';
+
+export type CodeMessageCatalogue = Record<CodeMessageKind, CodeMessageTexts>;

@@ -1,0 +1,96 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppContext } from '../src/context.ts';
+import { createClientService } from '../src/features/clients/clients.service.ts';
+import { createTenantService } from '../src/features/tenants/tenants.service.ts';
+
+/** Helpers for the visitor-flow tests: calls, codes from the dev outbox, tenants and clients to test with. */
+
+export interface Answer {
+  status: number;
+  body: any;
+}
+
+/** POSTs JSON (the body as given: snake_case) with an Accept-Language header, vi by default. */
+export async function postJson(baseUrl: string, path: string, body: unknown, language = 'vi'): Promise<Answer> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'accept-language': language },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** The newest message sent to `to`, as the dev outbox keeps it. */
+export async function lastMessage(ctx: AppContext, to: string) {
+  const [item] = (await ctx.messaging.outbox?.list({ to, limit: 1 })) ?? [];
+  return item;
+}
+
+export async function messageCount(ctx: AppContext, to: string): Promise<number> {
+  return ((await ctx.messaging.outbox?.list({ to, limit: 1000 })) ?? []).length;
+}
+
+/** The code of the newest message sent to `to`. */
+export async function lastCode(ctx: AppContext, to: string): Promise<string> {
+  const item = await lastMessage(ctx, to);
+  if (!item?.code) throw new Error(`no code was sent to ${to}`);
+  return item.code;
+}
+
+/** Lets the next code for this username be sent at once (the 60 s cooldown is what other tests check). */
+export async function endCooldown(ctx: AppContext, tenantId: string, purpose: string, destination: string): Promise<void> {
+  await ctx.rateLimits.codeResend.delete(`${tenantId}:${purpose}:${destination}`);
+}
+
+/** A wrong code that is surely not `code`. */
+export const otherCode = (code: string): string => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+export async function createTenant(ctx: AppContext, settings: Record<string, unknown> & { id: string }) {
+  return createTenantService({ db: ctx.db }).create({ name: settings.id, ...settings });
+}
+
+/** A public client of `tenantId` whose redirect URI is the /demo callback of `baseUrl`. */
+export async function createClient(ctx: AppContext, baseUrl: string, settings: Record<string, unknown> & { id: string; tenantId: string }) {
+  return createClientService({ db: ctx.db, keys: ctx.keys }).create({
+    name: settings.id,
+    tokenEndpointAuthMethod: 'none',
+    redirectUris: [`${baseUrl}/demo/callback`],
+    ...settings,
+  });
+}
+
+export async function userRow(ctx: AppContext, tenantId: string, username: string) {
+  return ctx.users.findByUsername(tenantId, username);
+}
+
+export async function auditTypes(ctx: AppContext, userId: string): Promise<string[]> {
+  const rows = await ctx.db.selectFrom('audit_events').select('type').where('user_id', '=', userId).orderBy('created_at').execute();
+  return rows.map((r) => r.type);
+}
+
+export interface FakeSiteVerify {
+  url: string;
+  /** Every verification request received: the form fields. */
+  requests: Record<string, string>[];
+  close(): Promise<void>;
+}
+
+/** A local stand-in for reCAPTCHA's siteverify: accepts the token 'good-token' and nothing else. */
+export async function startFakeSiteVerify(): Promise<FakeSiteVerify> {
+  const requests: Record<string, string>[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const form = Object.fromEntries(new URLSearchParams(body));
+      requests.push(form);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(form.response === 'good-token' ? { success: true, hostname: 'localhost' } : { success: false, 'error-codes': ['invalid-input-response'] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/recaptcha/api/siteverify`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
