@@ -18,6 +18,12 @@ const Logout = lazy(() => import('./routes/logout/Logout.tsx'));
 const ErrorScreen = lazy(() => import('./routes/errors/ErrorScreen.tsx'));
 const SessionExpired = lazy(() => import('./routes/errors/SessionExpired.tsx'));
 const Privacy = lazy(() => import('./routes/privacy/Privacy.tsx'));
+const Register = lazy(() => import('./routes/register/Register.tsx'));
+const Activation = lazy(() => import('./routes/register/Activation.tsx'));
+const ActivationResend = lazy(() => import('./routes/register/ActivationResend.tsx'));
+const PasswordRecover = lazy(() => import('./routes/password/PasswordRecover.tsx'));
+const PasswordUpdate = lazy(() => import('./routes/password/PasswordUpdate.tsx'));
+const PasswordComingExpire = lazy(() => import('./routes/password/PasswordComingExpire.tsx'));
 const AccountArea = lazy(() => import('./routes/account/AccountArea.tsx'));
 
 /** React's report of an error a boundary caught: failed API calls are shown on screen, not logged. */
@@ -54,6 +60,12 @@ export function AppRoutes() {
           <Route path="/" element={<Navigate to="/user/dashboard" replace />} />
           <Route path="/login" element={<Login />} />
           <Route path="/logout" element={<Logout />} />
+          <Route path="/register" element={<Register />} />
+          <Route path="/activation" element={<Activation />} />
+          <Route path="/activation/resend" element={<ActivationResend />} />
+          <Route path="/password/recover" element={<PasswordRecover />} />
+          <Route path="/password/update" element={<PasswordUpdate />} />
+          <Route path="/password/coming-expire" element={<PasswordComingExpire />} />
           <Route path="/error" element={<ErrorScreen />} />
           <Route path="/alert/session-expired" element={<SessionExpired />} />
           <Route path="/alert/*" element={<Navigate to="/alert/session-expired" replace />} />

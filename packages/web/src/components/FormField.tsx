@@ -11,6 +11,10 @@ export interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   inputRef?: Ref<HTMLInputElement>;
   /** A button or icon at the end of the field (the password field's show/hide). */
   endAdornment?: ReactNode;
+  /** A button beside the label (the password requirements' info button). */
+  labelAdornment?: ReactNode;
+  /** The id of more text describing the field (aria-describedby, after the message). */
+  describedBy?: string;
 }
 
 const Frame = styled('div')(({ theme }) => ({
@@ -25,6 +29,7 @@ const Frame = styled('div')(({ theme }) => ({
   '&:focus-within': { borderColor: theme.palette.primary.main, boxShadow: `0 0 0 1px ${theme.palette.primary.main}` },
   '&[data-invalid="true"]': { borderColor: theme.palette.error.main },
   '&[data-invalid="true"]:focus-within': { boxShadow: `0 0 0 1px ${theme.palette.error.main}` },
+  '&[data-readonly="true"]': { backgroundColor: theme.palette.action.hover },
   '&[data-disabled="true"]': { backgroundColor: theme.palette.action.disabledBackground, borderColor: theme.palette.action.disabled },
 }));
 
@@ -48,19 +53,30 @@ const Input = styled('input')(({ theme }) => ({
  * aria-describedby. A plain styled input keeps the first load of /login small (MUI's TextField
  * also brings its Select, menus and popovers).
  */
-export function FormField({ id, label, error, required, endAdornment, inputRef, disabled, ...input }: FormFieldProps) {
+export function FormField({ id, label, error, required, endAdornment, labelAdornment, describedBy, inputRef, disabled, ...input }: FormFieldProps) {
   const helperId = `${id}-helper`;
+  const describedByIds = [error ? helperId : null, describedBy].filter(Boolean).join(' ') || undefined;
+  const labelText = (
+    <Typography component="label" htmlFor={id} variant="body2" sx={{ display: 'block', mb: 0.75, fontWeight: 600, color: error ? 'error.main' : 'text.primary' }}>
+      {label}
+      {required && (
+        <Box component="span" aria-hidden sx={{ color: 'error.main' }}>
+          {' *'}
+        </Box>
+      )}
+    </Typography>
+  );
   return (
     <Box sx={{ mt: 2, mb: 1 }}>
-      <Typography component="label" htmlFor={id} variant="body2" sx={{ display: 'block', mb: 0.75, fontWeight: 600, color: error ? 'error.main' : 'text.primary' }}>
-        {label}
-        {required && (
-          <Box component="span" aria-hidden sx={{ color: 'error.main' }}>
-            {' *'}
-          </Box>
-        )}
-      </Typography>
-      <Frame data-invalid={Boolean(error)} data-disabled={Boolean(disabled)}>
+      {labelAdornment ? (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mb: 0.75, '& > label': { mb: 0 } }}>
+          {labelText}
+          {labelAdornment}
+        </Box>
+      ) : (
+        labelText
+      )}
+      <Frame data-invalid={Boolean(error)} data-disabled={Boolean(disabled)} data-readonly={Boolean(input.readOnly)}>
         <Input
           {...input}
           id={id}
@@ -68,7 +84,7 @@ export function FormField({ id, label, error, required, endAdornment, inputRef, 
           disabled={disabled}
           required={required}
           aria-invalid={Boolean(error)}
-          aria-describedby={error ? helperId : undefined}
+          aria-describedby={describedByIds}
         />
         {endAdornment}
       </Frame>

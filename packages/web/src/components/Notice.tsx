@@ -3,19 +3,29 @@ import Box from '@mui/material/Box';
 import { alpha } from '@mui/material/styles';
 import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
 import InfoOutlined from '@mui/icons-material/InfoOutlined';
+import SuccessOutlined from '@mui/icons-material/CheckCircleOutlineOutlined';
+
+const icons = { error: ErrorOutline, info: InfoOutlined, success: SuccessOutlined };
+
+interface NoticeProps {
+  message: string | null | undefined;
+  severity?: 'error' | 'info' | 'success';
+  /** Take the focus when the message appears (default); off for a message shown on arrival. */
+  autoFocus?: boolean;
+}
 
 /**
  * A message box (role alert) that takes the keyboard focus when its message appears, so screen
  * readers announce it and keyboard users land on it. Light on purpose: it is part of the first
  * load of /login.
  */
-export function Notice({ message, severity = 'error' }: { message: string | null | undefined; severity?: 'error' | 'info' }) {
+export function Notice({ message, severity = 'error', autoFocus = true }: NoticeProps) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (message) ref.current?.focus();
-  }, [message]);
+    if (message && autoFocus) ref.current?.focus();
+  }, [message, autoFocus]);
   if (!message) return null;
-  const Icon = severity === 'error' ? ErrorOutline : InfoOutlined;
+  const Icon = icons[severity];
   return (
     <Box
       ref={ref}

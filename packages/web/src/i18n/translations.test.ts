@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorCodes } from '@passgate/contract/rules';
+import { errorCodes, errorMessages } from '@passgate/contract/rules';
 import en from './en.json';
 import vi from './vi.json';
 
@@ -15,6 +15,28 @@ function leaf(tree: Tree, key: string): string | undefined {
   for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
   return typeof node === 'string' ? node : undefined;
 }
+
+/** SPEC.md section 8, messages by code (1064 to 1066 written out). */
+const SPEC_CODES = [
+  1000, 1001, 1002, 1010, 1011, 1012, 1013, 1014, 1015, 1016, 1017, 1018, 1019, 1020, 1021, 1026, 1027, 1031, 1040, 1041, 1042, 1043, 1050, 1060, 1061,
+  1062, 1063, 1064, 1065, 1066, 1070, 1071, 1072, 1080, 1100, 1101, 1102, 1103, 1301, 1302, 1303,
+];
+
+/** SPEC.md section 8, screen messages: the English text each must have, word for word. */
+const SPEC_SCREEN_MESSAGES = [
+  'Sorry, something went wrong there',
+  'Registration failed',
+  'This device is already registered',
+  'You do not have any active credentials',
+  'Your browser does not support, try with another browser',
+  'Verify device failed',
+  'Verify device failed, please close this tab and try again',
+  'Please close this tab and try again',
+  'Your request has expired',
+];
+
+/** Screen texts SPEC.md sections 2 to 5 quote (the visitor flow). */
+const SPEC_FLOW_TEXTS = ['Your account is now active', 'Update Password successfully', '{{username}} has an invalid format', 'Email', 'Phone number', 'Email or phone number'];
 
 const variables = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
@@ -38,8 +60,29 @@ describe('translation files', () => {
   });
 
   it('have a message for every error code of the contract', () => {
-    const missing = errorCodes.filter((code) => !leaf(vi, `errors.${code}`) || !leaf(en, `errors.${code}`));
+    const codes = [...new Set([...errorCodes, ...Object.keys(errorMessages).map(Number)])];
+    const missing = codes.filter((code) => !leaf(vi, `errors.${code}`) || !leaf(en, `errors.${code}`));
     expect(missing).toEqual([]);
+  });
+
+  it("cover every code of SPEC.md's catalogue, and name no code the contract lacks", () => {
+    expect(SPEC_CODES.filter((code) => !(errorCodes as number[]).includes(code))).toEqual([]);
+    expect(SPEC_CODES.filter((code) => !leaf(vi, `errors.${code}`) || !leaf(en, `errors.${code}`))).toEqual([]);
+    const translated = Object.keys((en as Tree).errors as Tree).map(Number);
+    expect(translated.filter((code) => !(errorCodes as number[]).includes(code))).toEqual([]);
+  });
+
+  it("have every screen message of SPEC.md section 8, in both languages", () => {
+    const enTexts = new Map(enKeys.map((key) => [leaf(en, key), key]));
+    const missing = SPEC_SCREEN_MESSAGES.filter((text) => !enTexts.has(text));
+    expect(missing).toEqual([]);
+    const untranslated = SPEC_SCREEN_MESSAGES.map((text) => enTexts.get(text) ?? '').filter((key) => !key || !leaf(vi, key) || leaf(vi, key) === leaf(en, key));
+    expect(untranslated).toEqual([]);
+  });
+
+  it('say what the specification quotes for the visitor flow', () => {
+    const enTexts = new Set(enKeys.map((key) => leaf(en, key)));
+    expect(SPEC_FLOW_TEXTS.filter((text) => !enTexts.has(text))).toEqual([]);
   });
 
   it('write Vietnamese with its diacritics', () => {

@@ -29,12 +29,12 @@ export function renderApp(path: string, state?: unknown) {
   );
 }
 
-/** Renders `children` in a router at `path`, for screens tested outside the app's route table. */
-export function renderInRouter(path: string, children: ReactNode) {
+/** Renders `children` in a router at `path` (with optional route state), for screens tested outside the app's route table. */
+export function renderInRouter(path: string, children: ReactNode, state?: unknown) {
   const url = new URL(path, 'http://localhost:3000');
   return renderAwaited(
     <AppProviders>
-      <MemoryRouter initialEntries={[{ pathname: url.pathname, search: url.search }]}>{children}</MemoryRouter>
+      <MemoryRouter initialEntries={[{ pathname: url.pathname, search: url.search, state }]}>{children}</MemoryRouter>
     </AppProviders>,
   );
 }

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { changeLanguage, initI18n } from '../i18n/i18n.ts';
+import { resetRecaptcha } from '../lib/recaptcha.ts';
 import { clearRequestCache } from '../lib/request-cache.ts';
 import { setRuntimeConfig } from '../lib/runtime-config.ts';
 import { testConfig } from './fixtures.ts';
@@ -30,5 +31,7 @@ afterEach(async () => {
   window.localStorage.clear();
   window.sessionStorage.clear();
   clearRequestCache();
+  resetRecaptcha();
+  for (const script of document.querySelectorAll('script[src*="recaptcha"]')) script.remove();
   await changeLanguage('vi');
 });

@@ -227,4 +227,48 @@ describe('Login screen, next steps', () => {
     expect(location).toHaveTextContent(`/password/coming-expire?challenge=${CHALLENGE}`);
     expect(JSON.parse(location.dataset.state ?? 'null')).toMatchObject({ mfaRequired: true, tokenType: 'sms', mfaToken: 'mfa-2', username: 'demo@example.com' });
   });
+
+  it("offers 'Resend activation code' with the username when the account is not activated (1011)", async () => {
+    serve(loginRequest(), apiError(403, 1011, 'not activated'));
+    await renderWithNextSteps();
+    const user = await fillAndSubmit('new.user@example.com', 'Passw0rd!');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Tài khoản của bạn đã được đăng ký nhưng chưa kích hoạt');
+    await user.click(screen.getByRole('link', { name: 'Gửi lại mã kích hoạt' }));
+    const location = await screen.findByTestId('location');
+    expect(location).toHaveTextContent(`/activation/resend?challenge=${CHALLENGE}`);
+    expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({ username: 'new.user@example.com' });
+  });
+
+  it("offers only 'Reset password' when the password has expired (1103)", async () => {
+    serve(loginRequest(), apiError(403, 1103, 'expired'));
+    await renderWithNextSteps();
+    const user = await fillAndSubmit('demo@example.com', 'Passw0rd!');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Mật khẩu của bạn đã hết hạn');
+    expect(screen.queryByRole('link', { name: 'Gửi lại mã kích hoạt' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Đặt lại mật khẩu' }));
+    const location = await screen.findByTestId('location');
+    expect(location).toHaveTextContent(`/password/recover?challenge=${CHALLENGE}`);
+    expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({ username: 'demo@example.com' });
+  });
+
+  it('offers neither to a client that may not register or reset', async () => {
+    serve(loginRequest({}, { permissions: ['users:email:login'] }), apiError(403, 1011, 'not activated'));
+    await renderWithNextSteps();
+    await fillAndSubmit('new.user@example.com', 'Passw0rd!');
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Gửi lại mã kích hoạt' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Login screen, arriving from the visitor flow', () => {
+  it.each([
+    ['accountActivated', 'Your account is now active'],
+    ['passwordUpdated', 'Update Password successfully'],
+  ])('shows the %s message and the username, with the focus on the password', async (notice, message) => {
+    serve(loginRequest());
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=en`, { notice, username: 'demo@example.com' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByLabelText(/Email or phone number/)).toHaveValue('demo@example.com');
+    expect(screen.getByLabelText(/^Password/, { selector: 'input' })).toHaveFocus();
+  });
 });

@@ -3,18 +3,13 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import type { LoginRequestInfo } from '@passgate/contract';
-import { loginFlowApi } from '../../api/login-flow.ts';
 import { Loading } from '../../components/Loading.tsx';
 import { PublicPage } from '../../components/PublicPage.tsx';
 import { ChallengePage } from '../../components/ChallengePage.tsx';
-import { applyClientLanguage } from '../../i18n/client-language.ts';
-import { firstSupportedLocale } from '../../i18n/language.ts';
 import { browser } from '../../lib/browser.ts';
+import { loadLoginRequest, loginRequestKey as requestKey } from '../../lib/login-request.ts';
 import { cachedRequest, forgetRequest } from '../../lib/request-cache.ts';
 import { LoginCard } from './LoginCard.tsx';
-
-const requestKey = (challenge: string) => `login-request:${challenge}`;
 
 /** /login?challenge=…: the themed sign-in screen of the client that sent the user. */
 export default function Login() {
@@ -68,15 +63,4 @@ function useSkipRedirect(url: string | null): void {
   useEffect(() => {
     if (url) browser.assign(url);
   }, [url]);
-}
-
-/**
- * Reads the sign-in request and, before the screen shows, applies the client's language unless
- * the address or the user's stored choice already picked one: what the client asked for in this
- * sign-in (OIDC `ui_locales`), else its registered default.
- */
-async function loadLoginRequest(challenge: string, search: string): Promise<LoginRequestInfo> {
-  const info = await loginFlowApi.loginRequest(challenge);
-  await applyClientLanguage(search, firstSupportedLocale(info.oidcContext.uiLocales), info.client.i18n.defaultLocale);
-  return info;
 }

@@ -5,13 +5,14 @@ import Typography from '@mui/material/Typography';
 import FacebookIcon from '@mui/icons-material/Facebook';
 import GoogleIcon from '@mui/icons-material/Google';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import type { LoginRequestInfo } from '@passgate/contract';
 import { Notice } from '../../components/Notice.tsx';
 import { TextLink } from '../../components/TextLink.tsx';
 import { browser } from '../../lib/browser.ts';
 import { flowHref, loginOptions } from './login-options.ts';
 import { PasswordLoginForm } from './PasswordLoginForm.tsx';
+import type { LoginArrivalState } from '../flow/flow-state.ts';
 
 const column = { display: 'flex', flexDirection: 'column', gap: 1.5 } as const;
 
@@ -21,6 +22,9 @@ export function LoginCard({ info }: { info: LoginRequestInfo }) {
   const [params] = useSearchParams();
   const options = useMemo(() => loginOptions(info.client, { publicKeyCredential: browser.supportsPublicKeyCredential() }), [info.client]);
   const [socialNotice, setSocialNotice] = useState<string | null>(null);
+  // 'Your account is now active' or 'Update Password successfully', brought by the route state.
+  const arrival = (useLocation().state as Partial<LoginArrivalState> | null)?.notice;
+  const arrivalNotice = arrival === 'accountActivated' || arrival === 'passwordUpdated' ? t(`messages.${arrival}`) : null;
 
   const social = options.google || options.facebook;
   const forgotPasswordHref = options.forgotPassword ? flowHref('/password/recover', params) : null;
@@ -31,6 +35,7 @@ export function LoginCard({ info }: { info: LoginRequestInfo }) {
 
   return (
     <>
+      <Notice severity="success" message={arrivalNotice} autoFocus={false} />
       <Notice severity="info" message={socialNotice} />
       {social && (
         <Box sx={column}>

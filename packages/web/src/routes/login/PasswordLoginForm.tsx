@@ -2,9 +2,10 @@ import { useRef, useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
-import { PHONE_LENGTH, USERNAME_MAX_LENGTH } from '@passgate/contract/rules';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { ErrorCode, PHONE_LENGTH, USERNAME_MAX_LENGTH } from '@passgate/contract/rules';
 import type { LoginRequestInfo, LoginResponse } from '@passgate/contract';
+import { ApiError } from '../../api/errors.ts';
 import { loginFlowApi } from '../../api/login-flow.ts';
 import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
 import { Notice } from '../../components/Notice.tsx';
@@ -14,8 +15,9 @@ import { TextLink } from '../../components/TextLink.tsx';
 import { browser } from '../../lib/browser.ts';
 import { flowHref, type LoginOptions } from './login-options.ts';
 import { checkPassword, checkUsername, type FieldProblem } from './login-validation.ts';
+import type { PasswordExpiryState, UsernameState } from '../flow/flow-state.ts';
 
-type Failure = { error: unknown } | { somethingWrong: true };
+type Failure = { error: unknown; username: string } | { somethingWrong: true };
 
 interface Props {
   info: LoginRequestInfo;
@@ -30,7 +32,10 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref }: Props) 
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const loginHint = info.oidcContext.loginHint?.trim() || undefined;
-  const [username, setUsername] = useState(loginHint ?? '');
+  // After activation or a password update the username comes along in the route state.
+  const arrivedAs = (useLocation().state as Partial<UsernameState> | null)?.username;
+  const prefilled = loginHint ?? (typeof arrivedAs === 'string' ? arrivedAs : undefined);
+  const [username, setUsername] = useState(prefilled ?? '');
   const [password, setPassword] = useState('');
   const [problems, setProblems] = useState<{ username?: FieldProblem; password?: FieldProblem }>({});
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -55,9 +60,8 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref }: Props) 
   const follow = (response: LoginResponse, name: string) => {
     const { mfaRequired, tokenType, mfaToken, redirectTo, passwordWarning } = response;
     if (passwordWarning) {
-      void navigate(flowHref('/password/coming-expire', params), {
-        state: { mfaRequired: mfaRequired ?? false, tokenType, mfaToken, redirectTo, username: name, passwordWarning },
-      });
+      const state: PasswordExpiryState = { mfaRequired: mfaRequired ?? false, tokenType, mfaToken, redirectTo, username: name, passwordWarning };
+      void navigate(flowHref('/password/coming-expire', params), { state });
     } else if (mfaRequired) {
       void navigate(flowHref('/login/mfa', params), { state: { tokenType, mfaToken, username: name, challenge: info.challenge } });
     } else if (redirectTo) {
@@ -89,7 +93,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref }: Props) 
       const response = await loginFlowApi.passwordLogin({ challenge: info.challenge, username: name, password, clientId: info.client.clientId });
       leaving = follow(response, name);
     } catch (error) {
-      setFailure({ error });
+      setFailure({ error, username: name });
     } finally {
       // Stay disabled while the browser leaves for the relying party.
       if (!leaving) setBusy(false);
@@ -99,6 +103,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref }: Props) 
   return (
     <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
       {failure && 'error' in failure && <ApiErrorAlert key={attempt} error={failure.error} />}
+      {failure && 'error' in failure && <FailureFollowUp error={failure.error} username={failure.username} options={options} />}
       {failure && 'somethingWrong' in failure && <Notice key={attempt} message={t('messages.somethingWrong')} />}
       <FormField
         id="login-username"
@@ -109,7 +114,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref }: Props) 
         inputRef={usernameRef}
         type={phoneOnly ? 'tel' : emailOnly ? 'email' : 'text'}
         autoComplete="username"
-        autoFocus={!loginHint}
+        autoFocus={!prefilled}
         disabled={Boolean(loginHint)}
         required
         error={describe(problems.username)}
@@ -126,7 +131,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref }: Props) 
         onChange={(event) => setPassword(event.target.value)}
         inputRef={passwordRef}
         autoComplete="current-password"
-        autoFocus={Boolean(loginHint)}
+        autoFocus={Boolean(prefilled)}
         required
         error={describe(problems.password)}
       />
@@ -138,6 +143,31 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref }: Props) 
       <ActionButton type="submit" variant="contained" size="large" fullWidth disabled={busy} sx={{ mt: 3 }}>
         {busy ? t('login.submitting') : t('login.submit')}
       </ActionButton>
+    </Box>
+  );
+}
+
+/**
+ * The way on after some refusals: 1011 (registered, not activated) offers the activation code
+ * again, 1103 (password expired) only a password reset; each with the username filled in.
+ */
+function FailureFollowUp({ error, username, options }: { error: unknown; username: string; options: LoginOptions }) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const code = error instanceof ApiError ? error.code : null;
+  const followUp =
+    code === ErrorCode.NotActivated && options.register
+      ? { path: '/activation/resend', label: t('login.resendActivation') }
+      : code === ErrorCode.PasswordExpired && options.forgotPassword
+        ? { path: '/password/recover', label: t('login.resetPassword') }
+        : null;
+  if (!followUp) return null;
+  const state: UsernameState = { username };
+  return (
+    <Box sx={{ mt: -1, mb: 2 }}>
+      <TextLink to={flowHref(followUp.path, params)} state={state} sx={{ fontWeight: 700 }}>
+        {followUp.label}
+      </TextLink>
     </Box>
   );
 }

@@ -23,6 +23,15 @@ export interface BrowserSupport {
 
 type ClientAccess = Pick<PublicClient, 'permissions' | 'tenant' | 'ggApp' | 'fbApp'>;
 
+/** The kinds of username the client may register (users:email:register, users:phoneNumber:register). */
+export function registerUsernameKinds(client: Pick<PublicClient, 'permissions'>): UsernameKind[] {
+  const can = effectiveCapabilities(client.permissions);
+  const kinds: UsernameKind[] = [];
+  if (can.has('users:email:register')) kinds.push('email');
+  if (can.has('users:phoneNumber:register')) kinds.push('phone');
+  return kinds;
+}
+
 export function loginOptions(client: ClientAccess, browser: BrowserSupport): LoginOptions {
   const can = effectiveCapabilities(client.permissions);
   const tenant = client.tenant;
@@ -43,7 +52,7 @@ export function loginOptions(client: ClientAccess, browser: BrowserSupport): Log
     // Device login needs webauthnAllowed, webauthn:login and browser PublicKeyCredential support.
     webauthn: tenant.webauthnAllowed && can.has('webauthn:login') && browser.publicKeyCredential,
     // Registration needs registrationAllowed and a register capability.
-    register: tenant.registrationAllowed && (can.has('users:email:register') || can.has('users:phoneNumber:register')),
+    register: tenant.registrationAllowed && registerUsernameKinds(client).length > 0,
     // Google and Facebook buttons need their capability and app id.
     google: can.has('social:google:login') && Boolean(client.ggApp?.clientId),
     facebook: can.has('social:facebook:login') && Boolean(client.fbApp?.clientId),

@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import Container from '@mui/material/Container';
-import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +8,7 @@ import { LanguageSwitcher } from '../../components/LanguageSwitcher.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { canGoBack, useGoBack } from '../../hooks/use-go-back.ts';
 import { DIALOG_MAX_WIDTH } from '../../theme/themes.ts';
-import { POLICY_INTRO, POLICY_SECTIONS, POLICY_UPDATED } from './privacy-policy.vi.ts';
+import { PolicyDocument } from './PolicyDocument.tsx';
 
 /** /privacy: the public privacy policy, in Vietnamese. */
 export default function Privacy() {
@@ -38,47 +37,7 @@ export default function Privacy() {
               {t('privacy.languageNote')}
             </Typography>
           )}
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
-            Cập nhật lần cuối: {POLICY_UPDATED}
-          </Typography>
-          {POLICY_INTRO.map((text) => (
-            <Typography key={text} sx={{ mb: 2 }}>
-              {text}
-            </Typography>
-          ))}
-          <Box component="nav" aria-label="Mục lục" sx={{ mb: 3 }}>
-            <Box component="ol" sx={{ pl: 3, m: 0, listStyle: 'none' }}>
-              {POLICY_SECTIONS.map((section) => (
-                <li key={section.id}>
-                  <Link href={`#${section.id}`} variant="body2">
-                    {section.heading}
-                  </Link>
-                </li>
-              ))}
-            </Box>
-          </Box>
-          {POLICY_SECTIONS.map((section) => (
-            <Box component="section" key={section.id} id={section.id} aria-labelledby={`${section.id}-heading`} sx={{ mb: 3, scrollMarginTop: 16 }}>
-              <Typography variant="h2" id={`${section.id}-heading`} sx={{ mb: 1.5 }}>
-                {section.heading}
-              </Typography>
-              {section.paragraphs?.map((text) => (
-                <Typography key={text} sx={{ mb: 1.5 }}>
-                  {text}
-                </Typography>
-              ))}
-              {section.items && (
-                <Box component="ul" sx={{ pl: 3, my: 1 }}>
-                  {section.items.map((text) => (
-                    <Typography component="li" key={text} sx={{ mb: 1 }}>
-                      {text}
-                    </Typography>
-                  ))}
-                </Box>
-              )}
-              {section.closing && <Typography sx={{ mt: 1.5 }}>{section.closing}</Typography>}
-            </Box>
-          ))}
+          <PolicyDocument toc />
         </Paper>
       </Container>
     </Box>

@@ -1,0 +1,36 @@
+import type { Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormField } from '../../components/FormField.tsx';
+import { digitsOnly } from './flow-validation.ts';
+
+interface Props {
+  id: string;
+  label: 'activationCode' | 'recoveryCode';
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | null;
+  inputRef?: Ref<HTMLInputElement>;
+  autoFocus?: boolean;
+}
+
+/** A one-time code field: digits only (anything else typed or pasted is dropped, so "123 456" pastes whole), 6 at most. */
+export function CodeField({ id, label, value, onChange, error, inputRef, autoFocus }: Props) {
+  const { t } = useTranslation();
+  return (
+    <FormField
+      id={id}
+      name="code"
+      label={t(`fields.${label}`)}
+      value={value}
+      onChange={(event) => onChange(digitsOnly(event.target.value))}
+      inputRef={inputRef}
+      autoComplete="one-time-code"
+      inputMode="numeric"
+      pattern="[0-9]*"
+      autoFocus={autoFocus}
+      required
+      error={error}
+      spellCheck={false}
+    />
+  );
+}

@@ -1,0 +1,56 @@
+import type { Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PasswordPolicy } from '@passgate/contract';
+import { PasswordField } from '../../components/PasswordField.tsx';
+import { PasswordRequirements } from './PasswordRequirements.tsx';
+
+interface Props {
+  idPrefix: string;
+  /** The tenant's password policy. */
+  policy: PasswordPolicy;
+  /** "Password" and "Confirm password" (register) or "New password"… (password update). */
+  labels: 'password' | 'newPassword';
+  password: string;
+  confirm: string;
+  onPasswordChange: (value: string) => void;
+  onConfirmChange: (value: string) => void;
+  passwordError?: string | null;
+  confirmError?: string | null;
+  passwordRef?: Ref<HTMLInputElement>;
+  confirmRef?: Ref<HTMLInputElement>;
+}
+
+/** A new password (with the tenant's requirements beside its label) and its confirmation. */
+export function NewPasswordFields(props: Props) {
+  const { t } = useTranslation();
+  const { idPrefix, labels } = props;
+  const requirementsId = `${idPrefix}-password-requirements`;
+  return (
+    <>
+      <PasswordField
+        id={`${idPrefix}-password`}
+        name="new-password"
+        label={t(labels === 'password' ? 'fields.password' : 'fields.newPassword')}
+        value={props.password}
+        onChange={(event) => props.onPasswordChange(event.target.value)}
+        inputRef={props.passwordRef}
+        autoComplete="new-password"
+        required
+        error={props.passwordError}
+        describedBy={requirementsId}
+        labelAdornment={<PasswordRequirements policy={props.policy} descriptionId={requirementsId} />}
+      />
+      <PasswordField
+        id={`${idPrefix}-confirm-password`}
+        name="confirm-password"
+        label={t(labels === 'password' ? 'fields.confirmPassword' : 'fields.confirmNewPassword')}
+        value={props.confirm}
+        onChange={(event) => props.onConfirmChange(event.target.value)}
+        inputRef={props.confirmRef}
+        autoComplete="new-password"
+        required
+        error={props.confirmError}
+      />
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import { useRef, useState, type FormEvent } from 'react';
+import Box from '@mui/material/Box';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { usernameLabelKey } from '@passgate/contract/rules';
+import type { PublicClient, UsernameKind } from '@passgate/contract';
+import { ActionButton } from '../../components/ActionButton.tsx';
+import { BackToLogin } from './BackToLogin.tsx';
+import { stateUsername } from './flow-state.ts';
+import { FlowErrorAlert } from './FlowErrorAlert.tsx';
+import { apiErrorField, checkFlowUsername, describeProblem, type FlowProblem } from './flow-validation.ts';
+import { RecaptchaNotice } from './RecaptchaNotice.tsx';
+import { UsernameField } from './UsernameField.tsx';
+
+interface Props {
+  idPrefix: string;
+  client: PublicClient;
+  kinds: UsernameKind[];
+  submitLabel: string;
+  /** Sends the code to the account. */
+  send: (username: string) => Promise<unknown>;
+  /** Where to go once it is sent. */
+  onSent: (username: string) => void;
+}
+
+/**
+ * Enter the account, get a code: the activation resend and the password recovery screens. The
+ * username may come prefilled in the route state (from Login or the password-expiry screen).
+ */
+export function SendCodeForm({ idPrefix, client, kinds, submitLabel, send, onSent }: Props) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const [username, setUsername] = useState(() => stateUsername(location.state) ?? '');
+  const [problem, setProblem] = useState<FlowProblem | undefined>();
+  const [failure, setFailure] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const usernameRef = useRef<HTMLInputElement>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const account = username.trim();
+    const found = checkFlowUsername(account, usernameLabelKey(kinds), kinds, client.usernamePolicy);
+    setProblem(found);
+    if (found) return usernameRef.current?.focus();
+
+    setBusy(true);
+    setFailure(null);
+    try {
+      await send(account);
+      onSent(account);
+    } catch (error) {
+      setFailure(error);
+      if (apiErrorField(error) === 'username') setProblem({ kind: 'server', error });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
+      {failure != null && <FlowErrorAlert error={failure} />}
+      <UsernameField
+        id={`${idPrefix}-username`}
+        kinds={kinds}
+        value={username}
+        onChange={setUsername}
+        inputRef={usernameRef}
+        error={describeProblem(t, problem)}
+        autoFocus
+      />
+      <ActionButton type="submit" variant="contained" size="large" fullWidth disabled={busy} sx={{ mt: 3 }}>
+        {busy ? t('flow.sending') : submitLabel}
+      </ActionButton>
+      <RecaptchaNotice config={client.recaptchaConfiguration} />
+      <BackToLogin />
+    </Box>
+  );
+}

@@ -1,0 +1,69 @@
+import type { TokenType } from '@passgate/contract';
+
+/** When a password expires: unix time (seconds) and whole days left. */
+export interface PasswordWarning {
+  expiresAt: number;
+  daysLeft: number;
+}
+
+/** The route state the visitor screens hand each other (react-router `location.state`). */
+export interface UsernameState {
+  username: string;
+}
+
+/** The `username` of a route state, when it has a non-empty one. */
+export function stateUsername(state: unknown): string | null {
+  const username = (state as { username?: unknown } | null)?.username;
+  return typeof username === 'string' && username.trim() ? username.trim() : null;
+}
+
+/** What the Login screen shows on arrival after activation or a password update. */
+export type LoginNotice = 'accountActivated' | 'passwordUpdated';
+
+export interface LoginArrivalState {
+  notice: LoginNotice;
+  username?: string;
+}
+
+/** Seconds a resend button stays disabled after a code was sent (SPEC.md section 9). */
+export const RESEND_SECONDS = 60;
+
+/** What Login hands the password-expiring screen (SPEC.md section 3, password-expiry state). */
+export interface PasswordExpiryState {
+  mfaRequired: boolean;
+  tokenType?: TokenType;
+  mfaToken?: string;
+  redirectTo?: string;
+  username: string;
+  passwordWarning?: PasswordWarning;
+}
+
+/** The 2-step screen's state (SPEC.md section 2, /login/mfa). */
+export interface MfaState {
+  tokenType: TokenType;
+  mfaToken: string;
+  username: string;
+  challenge: string;
+}
+
+const optionalString = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+
+/** The password-expiry state of a route, or null when it has none (the screen then returns to Login). */
+export function readPasswordExpiryState(state: unknown): PasswordExpiryState | null {
+  if (typeof state !== 'object' || state === null) return null;
+  const record = state as Record<string, unknown>;
+  const username = stateUsername(state);
+  if (!username) return null;
+  const tokenType = record.tokenType === 'totp' || record.tokenType === 'sms' || record.tokenType === 'email' ? record.tokenType : undefined;
+  const warning = record.passwordWarning as Partial<PasswordWarning> | undefined;
+  const passwordWarning =
+    typeof warning?.expiresAt === 'number' && typeof warning.daysLeft === 'number' ? { expiresAt: warning.expiresAt, daysLeft: warning.daysLeft } : undefined;
+  return {
+    mfaRequired: record.mfaRequired === true,
+    tokenType,
+    mfaToken: optionalString(record.mfaToken),
+    redirectTo: optionalString(record.redirectTo),
+    username,
+    passwordWarning,
+  };
+}

@@ -1,0 +1,120 @@
+import { useRef, useState, type FormEvent } from 'react';
+import Box from '@mui/material/Box';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { OTP_LENGTH } from '@passgate/contract/rules';
+import type { LoginRequestInfo } from '@passgate/contract';
+import { visitorApi } from '../../api/visitor.ts';
+import { ActionButton } from '../../components/ActionButton.tsx';
+import { Notice } from '../../components/Notice.tsx';
+import { browser } from '../../lib/browser.ts';
+import { recaptchaToken } from '../../lib/recaptcha.ts';
+import { flowHref } from '../login/login-options.ts';
+import { BackToLogin } from '../flow/BackToLogin.tsx';
+import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
+import { CodeField } from '../flow/CodeField.tsx';
+import { canRegister, accountUsernameKinds } from '../flow/flow-access.ts';
+import { stateUsername, type LoginArrivalState } from '../flow/flow-state.ts';
+import { FlowErrorAlert } from '../flow/FlowErrorAlert.tsx';
+import { apiErrorField, checkCode, describeProblem, type FlowProblem } from '../flow/flow-validation.ts';
+import { RecaptchaNotice } from '../flow/RecaptchaNotice.tsx';
+import { ResendButton } from '../flow/ResendButton.tsx';
+import { UsernameField } from '../flow/UsernameField.tsx';
+
+/** /activation?challenge=… with the state {username}: the code sent after registering, and its resend. */
+export default function Activation() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const username = stateUsername(location.state);
+  // SPEC.md section 2: without a username in state it goes to Error 500.
+  if (!username) return <Navigate to="/error" replace state={{ status: 500 }} />;
+  return (
+    <ClientFlowPage
+      title={t('activation.documentTitle')}
+      heading={t('activation.heading')}
+      intro={t('activation.instructions', { count: OTP_LENGTH, username })}
+      allowed={canRegister}
+    >
+      {(info) => <ActivationForm info={info} username={username} />}
+    </ClientFlowPage>
+  );
+}
+
+type Outcome = { kind: 'failed'; error: unknown; attempt: number } | { kind: 'resent'; attempt: number } | { kind: 'activated' } | null;
+
+function ActivationForm({ info, username }: { info: LoginRequestInfo; username: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const client = info.client;
+  const [code, setCode] = useState('');
+  const [problem, setProblem] = useState<FlowProblem | undefined>();
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [busy, setBusy] = useState(false);
+  const codeRef = useRef<HTMLInputElement>(null);
+  // Each new message remounts its notice, which then takes the focus.
+  const attempts = useRef(0);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const found = checkCode(code, 'activationCode');
+    setProblem(found);
+    if (found) return codeRef.current?.focus();
+
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const { redirectTo } = await visitorApi.confirm({ clientId: client.clientId, username, code, challenge: info.challenge });
+      // SPEC.md section 4: 'Your account is now active', then on to the relying party or to Login.
+      setOutcome({ kind: 'activated' });
+      if (redirectTo) {
+        browser.assign(redirectTo);
+      } else {
+        const state: LoginArrivalState = { notice: 'accountActivated', username };
+        void navigate(flowHref('/login', params), { state });
+      }
+    } catch (error) {
+      setOutcome({ kind: 'failed', error, attempt: ++attempts.current });
+      if (apiErrorField(error) === 'code') setProblem({ kind: 'server', error });
+      setBusy(false);
+    }
+  };
+
+  const resend = async () =>
+    visitorApi.resendActivation({
+      clientId: client.clientId,
+      username,
+      recaptchaToken: await recaptchaToken(client.recaptchaConfiguration, 'activation_resend'),
+    });
+
+  return (
+    <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
+      {outcome?.kind === 'activated' && <Notice severity="success" message={t('messages.accountActivated')} />}
+      {outcome?.kind === 'resent' && <Notice key={outcome.attempt} severity="success" message={t('messages.codeSent', { username })} />}
+      {outcome?.kind === 'failed' && <FlowErrorAlert key={outcome.attempt} error={outcome.error} />}
+      <UsernameField id="activation-username" kinds={accountUsernameKinds(client)} value={username} readOnly />
+      <CodeField
+        id="activation-code"
+        label="activationCode"
+        value={code}
+        onChange={setCode}
+        inputRef={codeRef}
+        error={describeProblem(t, problem)}
+        autoFocus
+      />
+      <ActionButton type="submit" variant="contained" size="large" fullWidth disabled={busy} sx={{ mt: 3 }}>
+        {busy ? t('activation.submitting') : t('activation.submit')}
+      </ActionButton>
+      <Box sx={{ display: 'flex', justifyContent: 'center', mt: 1.5 }}>
+        <ResendButton
+          send={resend}
+          onSent={() => setOutcome({ kind: 'resent', attempt: ++attempts.current })}
+          onError={(error) => setOutcome({ kind: 'failed', error, attempt: ++attempts.current })}
+        />
+      </Box>
+      <RecaptchaNotice config={client.recaptchaConfiguration} />
+      <BackToLogin />
+    </Box>
+  );
+}
