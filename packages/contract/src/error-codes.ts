@@ -46,6 +46,10 @@ export const ErrorCode = {
   Pending: 1200,
   /** Not in the catalogue's table: too many requests from this address or for this account. */
   TooManyRequests: 1290,
+  /** Not in the catalogue's table: a code was sent to this address less than 60 seconds ago. */
+  ResendTooSoon: 1291,
+  /** Not in the catalogue's table: the e-mail or SMS could not be sent (a 503 the user can retry). */
+  DeliveryFailed: 1292,
   ClientLacksPermission: 1301,
   UserBlocked: 1302,
   TenantDisallows: 1303,
@@ -98,6 +102,8 @@ export const errorMessages: Record<ErrorCode, string> = {
   1103: 'Your password has expired',
   1200: 'Pending',
   1290: 'Too many requests, please try again later',
+  1291: 'A code was sent a moment ago, please wait before asking for another one',
+  1292: 'We could not send the code, please try again',
   1301: 'The client does not have permission for this action',
   1302: 'User is temporarily blocked',
   1303: 'The tenant does not allow this action',

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { ErrorCode } from '@passgate/contract';
+import { ErrorCode, errorMessages } from '@passgate/contract';
 import type { Config } from '../config.ts';
 import { ApiError } from './errors.ts';
 
@@ -41,13 +41,13 @@ export function createRateLimits(config: Config, redis: Redis | undefined): Rate
 }
 
 /** Spends one point of `key`'s budget; over budget answers 429 with the 'too many requests' code. */
-export async function consume(rateLimiter: RateLimiterAbstract, key: string): Promise<void> {
+export async function consume(rateLimiter: RateLimiterAbstract, key: string, code: ErrorCode = ErrorCode.TooManyRequests): Promise<void> {
   try {
     await rateLimiter.consume(key);
   } catch (error) {
     if (error instanceof RateLimiterRes) {
       const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      throw new ApiError(ErrorCode.TooManyRequests, 429, undefined, `Too many requests, please try again in ${seconds} s`);
+      throw new ApiError(code, 429, undefined, `${errorMessages[code]} (try again in ${seconds} s)`);
     }
     throw error;
   }

@@ -45,6 +45,8 @@ async function seed(ctx: AppContext, url: string, actor: { by: string }): Promis
         resetPasswordAllowed: true,
         webauthnAllowed: true,
         passwordPolicy: null,
+        // A new password may not repeat the current one or the two before it.
+        passwordHistorySize: 3,
       },
       actor,
     );

@@ -57,6 +57,12 @@ describe('API client', () => {
     expect(classifyError(withoutEnvelope)).toEqual({ kind: 'server-error' });
   });
 
+  it('says a failed e-mail or SMS (503, 1292) on the screen, so the user can try again', async () => {
+    stubFetch({ 'POST /api/v1/users/register': apiError(503, ErrorCode.DeliveryFailed, 'We could not send the code, please try again') });
+    const error = await failure(api.post('/v1/users/register', {}));
+    expect(classifyError(error)).toEqual({ kind: 'message', code: 1292, serverMessage: 'We could not send the code, please try again' });
+  });
+
   it('reports a request that got no answer as a NetworkError', async () => {
     stubFetch({ 'GET /api/v1/me': 'network-error' });
     const error = await failure(api.get('/v1/me'));

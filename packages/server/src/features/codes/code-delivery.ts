@@ -50,6 +50,6 @@ export async function deliverCode(
     const reason = error instanceof Error ? error.message : String(error);
     ctx.log.warn({ tenantId: delivery.tenant.id, purpose: delivery.kind, channel, reason }, 'a one-time code could not be sent');
     await ctx.audit.record({ ...event, type: 'code.send_failed', details: { purpose: delivery.kind, channel, reason: reason.slice(0, 200) } });
-    throw new ApiError(ErrorCode.Internal, 503, undefined, SEND_FAILED_MESSAGE);
+    throw new ApiError(ErrorCode.DeliveryFailed, 503, undefined, SEND_FAILED_MESSAGE);
   }
 }

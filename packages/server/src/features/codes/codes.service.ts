@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { OTP_LENGTH } from '@passgate/contract';
+import { ErrorCode, OTP_LENGTH } from '@passgate/contract';
 import type { Database } from '../../db/schema.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import { newId } from '../../lib/ids.ts';
@@ -89,11 +89,11 @@ export function createCodeService({ db, keys, rateLimits, ttlMs = CODE_TTL_MS }:
 
     /**
      * Spends the send budgets before a code is sent: one send per target per 60 s, and the per-IP
-     * hourly budget. Answers 429 (1290, 'try again in N s') when either is spent. Callers reserve
+     * hourly budget. Answers 429 when either is spent: 1291 for the cooldown, 1290 for the per-IP budget (both say 'try again in N s'). Callers reserve
      * before they know whether the account exists, so the cooldown applies to every username alike.
      */
     async reserveSend(target: CodeTarget, ip: string): Promise<void> {
-      await consume(rateLimits.codeResend, cooldownKey(target));
+      await consume(rateLimits.codeResend, cooldownKey(target), ErrorCode.ResendTooSoon);
       try {
         await consume(rateLimits.codeSendPerIp, ip);
       } catch (error) {

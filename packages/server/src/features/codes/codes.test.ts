@@ -109,12 +109,12 @@ describe('one-time codes', () => {
     expect(await codes.verify(t, code)).toEqual({ result: 'expired' });
   });
 
-  it('may be sent once per 60 s per destination (429, 1290, try again in N s), and a set number per address', async () => {
+  it('may be sent once per 60 s per destination (429, 1291, try again in N s), and a set number per address (429, 1290)', async () => {
     const t = target();
     await codes.reserveSend(t, '10.0.0.1');
     const refused = await codes.reserveSend(t, '10.0.0.1').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ApiError);
-    expect(refused).toMatchObject({ code: 1290, status: 429, message: expect.stringMatching(/try again in (60|59) s/) });
+    expect(refused).toMatchObject({ code: 1291, status: 429, message: expect.stringMatching(/try again in (60|59) s/) });
     await codes.releaseSend(t);
     await codes.reserveSend(t, '10.0.0.1');
 

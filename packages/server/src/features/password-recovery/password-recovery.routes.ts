@@ -18,7 +18,7 @@ export async function passwordRecoveryRoutes(app: FastifyInstance, { ctx }: { ct
       summary: 'Send a password recovery code to an active account; the same answer for every username',
       description:
         '1303 password reset disallowed by the tenant; 1301 the client lacks password:reset; 1016/1015 invalid e-mail/phone; ' +
-        '1290 (429) a code was asked for this username less than 60 s ago; 503 the code could not be sent.',
+        '1291 (429) a code was asked for this username less than 60 s ago; 503 (1292) the code could not be sent.',
       body: sendCodeBodySchema,
       response: { 200: codeSentResponseSchema, ...errors },
     },

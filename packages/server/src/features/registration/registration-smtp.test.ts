@@ -57,7 +57,7 @@ describe('activation e-mail over SMTP', () => {
 
   it('answers 503 and keeps no account when the SMTP server refuses the message', async () => {
     smtp.refuse.add('bounce@example.com');
-    expect(await register('bounce@example.com', 'vi')).toEqual({ status: 503, body: { error: { code: 1500, message: 'We could not send the code, please try again' } } });
+    expect(await register('bounce@example.com', 'vi')).toEqual({ status: 503, body: { error: { code: 1292, message: 'We could not send the code, please try again' } } });
     expect(await userRow(server.ctx, 'demo', 'bounce@example.com')).toBeUndefined();
     const failures = await server.ctx.db.selectFrom('audit_events').select('details').where('type', '=', 'code.send_failed').execute();
     expect(failures).toHaveLength(1);

@@ -37,8 +37,8 @@ export async function registrationRoutes(app: FastifyInstance, { ctx }: { ctx: A
       summary: 'Register an account (pending until activated) and send the activation code by e-mail or SMS',
       description:
         '1303 registration disallowed by the tenant; 1301 the client may not register this kind of username; 1016/1015 invalid e-mail/phone; ' +
-        '1002 (field password) the tenant password policy; 1020/1019 (409) already registered; 1290 (429) a code was sent less than 60 s ago; ' +
-        '503 the code could not be sent (nothing is saved).',
+        '1002 (field password) the tenant password policy; 1020/1019 (409) already registered; 1291 (429) a code was sent less than 60 s ago; ' +
+        '503 (1292) the code could not be sent (nothing is saved).',
       body: registerBodySchema,
       response: { 200: registerResponseSchema, ...errors },
     },
@@ -60,7 +60,7 @@ export async function registrationRoutes(app: FastifyInstance, { ctx }: { ctx: A
     schema: {
       tags: ['visitor flow'],
       summary: 'Send a new activation code to a pending account; the same answer for every username',
-      description: '1290 (429) a code was asked for this username less than 60 s ago; 503 the code could not be sent.',
+      description: '1291 (429) a code was asked for this username less than 60 s ago; 503 (1292) the code could not be sent.',
       body: sendCodeBodySchema,
       response: { 200: codeSentResponseSchema, ...errors },
     },

@@ -95,7 +95,7 @@ describe('registration and activation', () => {
     await register({ username: 'squat@example.com', password: 'squatter1', name: 'Squatter' });
     const squatterCode = await lastCode(server.ctx, 'squat@example.com');
     const again = await register({ username: 'squat@example.com', password: 'owner-pw', name: 'Owner' });
-    expect(again).toMatchObject({ status: 429, body: { error: { code: 1290, message: expect.stringMatching(/try again in \d+ s/) } } });
+    expect(again).toMatchObject({ status: 429, body: { error: { code: 1291, message: expect.stringMatching(/try again in \d+ s/) } } });
 
     await endCooldown(server.ctx, 'demo', 'activation', 'squat@example.com');
     expect(await register({ username: 'squat@example.com', password: 'owner-pw', name: 'Owner' }, 'en')).toMatchObject({ status: 200 });
@@ -187,7 +187,7 @@ describe('registration and activation', () => {
   it('resends a code to a pending account in its own language, and answers alike for every other username', async () => {
     await register({ username: 'resend@example.com', password: 'secret1', name: 'R' }, 'en');
     const first = await lastCode(server.ctx, 'resend@example.com');
-    expect(await resend({ username: 'resend@example.com' })).toMatchObject({ status: 429, body: { error: { code: 1290 } } });
+    expect(await resend({ username: 'resend@example.com' })).toMatchObject({ status: 429, body: { error: { code: 1291 } } });
 
     await endCooldown(server.ctx, 'demo', 'activation', 'resend@example.com');
     expect(await resend({ username: 'resend@example.com' }, 'vi')).toEqual({ status: 200, body: { resendAfter: 60 } });
@@ -200,7 +200,7 @@ describe('registration and activation', () => {
     for (const username of ['unknown@example.com', 'demo@example.com', '0900000000']) {
       expect(await resend({ username })).toEqual({ status: 200, body: { resendAfter: 60 } });
       expect(await messageCount(server.ctx, username)).toBe(0);
-      expect(await resend({ username })).toMatchObject({ status: 429, body: { error: { code: 1290 } } });
+      expect(await resend({ username })).toMatchObject({ status: 429, body: { error: { code: 1291 } } });
     }
     expect(await resend({ username: 'x@y' })).toMatchObject({ status: 400, body: { error: { code: 1016 } } });
   });
@@ -212,7 +212,7 @@ describe('registration and activation', () => {
     try {
       expect(await register({ username: 'unlucky@example.com', password: 'secret1', name: 'U' })).toEqual({
         status: 503,
-        body: { error: { code: 1500, message: 'We could not send the code, please try again' } },
+        body: { error: { code: 1292, message: 'We could not send the code, please try again' } },
       });
     } finally {
       server.ctx.messaging.mail = mail;
