@@ -14,9 +14,11 @@ main{max-width:1100px;margin:0 auto;padding:24px}
 h1{font-size:1.6rem;margin:0 0 16px}
 h2{font-size:1.2rem;margin:24px 0 8px}
 table{border-collapse:collapse;width:100%;background:#fff}
-th,td{border:1px solid #d7dbe3;padding:6px 10px;text-align:left;vertical-align:top}
+th,td{border:1px solid #d7dbe3;padding:6px 10px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 th{background:#eef1f6}
-pre{white-space:pre-wrap;word-break:break-word;margin:0;font-size:.9rem}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;font-size:.9rem}
+table{table-layout:fixed}
+@media (max-width:600px){main{padding:12px}}
 code,.code{font-family:ui-monospace,Menlo,Consolas,monospace}
 .code{font-size:1.2rem;font-weight:700;letter-spacing:.1em}
 .card{background:#fff;border:1px solid #d7dbe3;border-radius:8px;padding:16px;margin:16px 0}
