@@ -12,3 +12,4 @@ export * from './schemas/account.ts';
 export * from './schemas/runtime-config.ts';
 export * from './schemas/admin.ts';
 export * from './schemas/visitor.ts';
+export * from './schemas/account-changes.ts';

@@ -18,6 +18,13 @@ export const USERNAME_MAX_LENGTH = EMAIL_MAX_LENGTH;
 export const OTP_LENGTH = 6;
 export const DEVICE_NAME_MAX_LENGTH = 255;
 
+/** Birthdays are Unix times in seconds, from 1900-01-01 to now (checked against the clock). */
+export const BIRTHDAY_MIN = -2_208_988_800;
+/** Image types an avatar may be. */
+export const AVATAR_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
+/** Largest decoded avatar upload, in bytes. */
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+
 /** "Space and common punctuation". */
 export const SPECIAL_CHARACTERS = ' !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { requestBody } from '../wire.ts';
+import { AVATAR_MAX_BYTES, BIRTHDAY_MIN, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../validation.ts';
+import { genderSchema } from './account.ts';
+import { oneTimeCodeSchema } from './visitor.ts';
+
+/**
+ * What a signed-in user changes in their own account (SPEC.md section 7, signed-in calls).
+ * Bodies travel snake_case; every call needs the account area's bearer token.
+ */
+
+
+/** PATCH /api/v1/me: only the fields sent change; null clears birthday or gender. */
+export const profileUpdateBodySchema = requestBody({
+  name: z.string().trim().min(1).max(NAME_MAX_LENGTH).optional(),
+  birthday: z.number().int().min(BIRTHDAY_MIN).nullable().optional(),
+  gender: genderSchema.nullable().optional(),
+});
+export type ProfileUpdateBody = z.output<typeof profileUpdateBodySchema>;
+
+
+/** POST /api/v1/me/avatar: the (cropped) image as base64, or as a data: URL carrying its type. */
+export const avatarUploadBodySchema = requestBody({
+  image: z.string().min(1).max(Math.ceil((AVATAR_MAX_BYTES * 4) / 3) + 100),
+  /** The declared type, when `image` is plain base64 rather than a data: URL. */
+  mimeType: z.string().max(100).optional(),
+});
+export type AvatarUploadBody = z.output<typeof avatarUploadBodySchema>;
+
+/** POST /api/v1/me/email/verify */
+export const emailVerifyBodySchema = requestBody({ email: z.string().trim().min(1).max(EMAIL_MAX_LENGTH) });
+/** POST /api/v1/me/email/update */
+export const emailUpdateBodySchema = requestBody({ email: z.string().trim().min(1).max(EMAIL_MAX_LENGTH), code: oneTimeCodeSchema });
+/** POST /api/v1/me/phoneNumber/verify */
+export const phoneVerifyBodySchema = requestBody({ phoneNumber: z.string().trim().min(1).max(32) });
+/** POST /api/v1/me/phoneNumber/update */
+export const phoneUpdateBodySchema = requestBody({ phoneNumber: z.string().trim().min(1).max(32), code: oneTimeCodeSchema });
