@@ -22,3 +22,8 @@ export function tr(locale: Locale, key: string, values: Record<string, string> =
   return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? `{{${name}}}`);
 }
 
+
+/** The text of a rich message (`<policy>…</policy>` marks a link or button) as the screen reads it, without the tags. */
+export function trPlain(locale: Locale, key: string, values: Record<string, string> = {}): string {
+  return tr(locale, key, values).replace(/<\/?\w+>/g, '');
+}

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** e2e/test-results/screenshots: pictures of each screen a scenario visits, for a person to look at. */
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
@@ -7,4 +7,23 @@ export const SCREENSHOT_DIR = fileURLToPath(new URL('../test-results/screenshots
 /** Saves the whole page as `<name>.png` once animations and fonts have settled. */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: true, animations: 'disabled' });
+}
+
+export const NARROW = { width: 375, height: 812 } as const;
+
+/**
+ * Saves the screen as it is now at 1280 px (`<name>-wide-<locale>.png`) and at 375 px
+ * (`<name>-narrow-<locale>.png`), checking that the narrow window needs no horizontal scrolling,
+ * then gives the window back its width.
+ */
+export async function saveWideAndNarrow(page: Page, name: string, locale: string): Promise<void> {
+  const size = page.viewportSize() ?? { width: 1280, height: 720 };
+  await page.setViewportSize({ width: 1280, height: size.height });
+  await saveScreenshot(page, `${name}-wide-${locale}`);
+  await page.setViewportSize(NARROW);
+  const width = await page.evaluate(() => ({ scroll: document.scrollingElement?.scrollWidth ?? Number.POSITIVE_INFINITY, client: document.documentElement.clientWidth }));
+  expect(width.client, `${name}: window width`).toBe(NARROW.width);
+  expect(width.scroll, `${name}: no horizontal scrolling at ${NARROW.width} px`).toBeLessThanOrEqual(NARROW.width);
+  await saveScreenshot(page, `${name}-narrow-${locale}`);
+  await page.setViewportSize(size);
 }
