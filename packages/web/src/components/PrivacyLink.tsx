@@ -1,14 +1,19 @@
 import { useTranslation } from 'react-i18next';
 import { TextLink } from './TextLink.tsx';
 
-/** The fixed 'Privacy Policy' link at the bottom right of the public screens. */
+/**
+ * The 'Privacy Policy' link at the bottom right of the public screens: fixed from the sm
+ * breakpoint up; on a phone it follows the content so it never covers a button or link.
+ */
 export function PrivacyLink() {
   const { t } = useTranslation();
   return (
     <TextLink
       to="/privacy"
       sx={{
-        position: 'fixed',
+        position: { xs: 'static', sm: 'fixed' },
+        alignSelf: 'flex-end',
+        m: { xs: 1.5, sm: 0 },
         right: 16,
         bottom: 12,
         zIndex: 1,

@@ -24,7 +24,8 @@ export function LoginCard({ info }: { info: LoginRequestInfo }) {
   const [socialNotice, setSocialNotice] = useState<string | null>(null);
   // 'Your account is now active' or 'Update Password successfully', brought by the route state.
   const arrival = (useLocation().state as Partial<LoginArrivalState> | null)?.notice;
-  const arrivalNotice = arrival === 'accountActivated' || arrival === 'passwordUpdated' ? t(`messages.${arrival}`) : null;
+  const [submitted, setSubmitted] = useState(false);
+  const arrivalNotice = !submitted && (arrival === 'accountActivated' || arrival === 'passwordUpdated') ? t(`messages.${arrival}`) : null;
 
   const social = options.google || options.facebook;
   const forgotPasswordHref = options.forgotPassword ? flowHref('/password/recover', params) : null;
@@ -52,7 +53,7 @@ export function LoginCard({ info }: { info: LoginRequestInfo }) {
         </Box>
       )}
       {social && options.passwordForm && <OrSeparator label={t('common.or')} />}
-      {options.passwordForm && <PasswordLoginForm info={info} options={options} forgotPasswordHref={forgotPasswordHref} />}
+      {options.passwordForm && <PasswordLoginForm info={info} options={options} forgotPasswordHref={forgotPasswordHref} onSubmitted={() => setSubmitted(true)} />}
       {!anyMethod && <Notice severity="info" message={t('login.noMethods')} />}
 
       {otherWays && (

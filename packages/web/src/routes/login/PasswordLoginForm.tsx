@@ -24,10 +24,12 @@ interface Props {
   options: LoginOptions;
   /** Where 'Forgot password?' leads, when the client offers it. */
   forgotPasswordHref: string | null;
+  /** Told when the user submits, so notices of an earlier step can give way. */
+  onSubmitted?: () => void;
 }
 
 /** The username (e-mail and/or phone) and password form of the Login screen. */
-export function PasswordLoginForm({ info, options, forgotPasswordHref }: Props) {
+export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitted }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -74,6 +76,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref }: Props) 
   };
 
   const submit = async (event: FormEvent) => {
+    onSubmitted?.();
     event.preventDefault();
     if (busy) return;
     const name = (loginHint ?? username).trim();

@@ -21,6 +21,8 @@ import { RecaptchaNotice } from '../flow/RecaptchaNotice.tsx';
 import { ResendButton } from '../flow/ResendButton.tsx';
 import { UsernameField } from '../flow/UsernameField.tsx';
 
+const ACTIVATED_PAUSE_MS = 1500;
+
 /** /activation?challenge=… with the state {username}: the code sent after registering, and its resend. */
 export default function Activation() {
   const { t } = useTranslation();
@@ -69,7 +71,8 @@ function ActivationForm({ info, username }: { info: LoginRequestInfo; username: 
       // SPEC.md section 4: 'Your account is now active', then on to the relying party or to Login.
       setOutcome({ kind: 'activated' });
       if (redirectTo) {
-        browser.assign(redirectTo);
+        // Long enough to read the message before the relying party takes over.
+        window.setTimeout(() => browser.assign(redirectTo), ACTIVATED_PAUSE_MS);
       } else {
         const state: LoginArrivalState = { notice: 'accountActivated', username };
         void navigate(flowHref('/login', params), { state });

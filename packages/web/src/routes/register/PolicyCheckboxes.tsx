@@ -10,6 +10,8 @@ const PolicyDialog = lazy(() => import('./PolicyDialog.tsx'));
 /** A button that looks like the links beside it (it opens the policy dialog). */
 const LinkButton = styled('button')(({ theme }) => ({
   ...theme.typography.body2,
+  display: 'inline',
+  textAlign: 'left',
   padding: 0,
   border: 0,
   background: 'none',
