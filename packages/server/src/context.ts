@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type Provider from 'oidc-provider';
 import type { Config } from './config.ts';
 import { createDatabase, databaseEngine, migrateToLatest, type Db } from './db/database.ts';
-import { createAdapterFactory } from './oidc/adapter.ts';
+import { createAdapterFactory, createOidcStore, type OidcStore } from './oidc/adapter.ts';
 import { clientMetadata, createProvider } from './oidc/provider.ts';
 import { loadServerSecrets } from './oidc/server-secrets.ts';
 import { createLogoutRequests, type LogoutRequests } from './oidc/logout-requests.ts';
@@ -27,6 +27,8 @@ export interface AppContext {
   redis: Redis | undefined;
   keys: ServerKeys;
   provider: Provider;
+  /** The provider's storage, for what the provider itself does not do (forgetting a deleted account). */
+  oidcStore: OidcStore;
   logoutRequests: LogoutRequests;
   tenants: TenantQueries;
   clients: ClientQueries;
@@ -80,6 +82,7 @@ export async function createAppContext(config: Config): Promise<AppContext> {
     redis,
     keys,
     provider,
+    oidcStore: createOidcStore({ db, redis }),
     logoutRequests,
     tenants,
     clients,

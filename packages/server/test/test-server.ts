@@ -63,7 +63,7 @@ async function freePort(): Promise<number> {
 }
 
 /** A schema named for this test server, selected through the connection's search_path, dropped at the end. */
-async function freshPostgresSchema(databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgresSchema(databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const pg = await import('pg');
   const schema = `t_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const run = async (statement: string) => {

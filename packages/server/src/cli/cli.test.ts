@@ -297,5 +297,6 @@ describe('usage', () => {
     expect(bad.stderr).toContain("--primary-color: Colours are #RRGGBB (got '#12345')");
     const usage = spawnSync('npx', ['tsx', 'packages/server/src/cli/main.ts', 'nonsense'], { cwd: repoRoot, env: spawnEnv, encoding: 'utf8' });
     expect(usage.status).toBe(2);
-  });
+    // Three processes, each loading TypeScript through tsx: slow on a busy two-core machine.
+  }, 90_000);
 });

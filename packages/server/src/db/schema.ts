@@ -134,8 +134,21 @@ export interface OidcPayloadsTable {
   grant_id: string | null;
   user_code: string | null;
   uid: string | null;
+  /** The account the artifact belongs to (payload.accountId), so deleting an account deletes them all. */
+  account_id: string | null;
   expires_at: Millis | null;
   consumed_at: Millis | null;
+}
+
+/** A user's current avatar: the normalised image, served publicly at /api/v1/avatars/{key}. */
+export interface AvatarsTable {
+  /** Random and unguessable; a new one for every upload, so the image can be cached for good. */
+  key: string;
+  user_id: string;
+  content_type: string;
+  /** blob on SQLite, bytea on PostgreSQL; a Buffer either way. */
+  data: Buffer;
+  created_at: Millis;
 }
 
 export interface ServerSecretsTable {
@@ -165,6 +178,7 @@ export interface Database {
   one_time_codes: OneTimeCodesTable;
   audit_events: AuditEventsTable;
   oidc_payloads: OidcPayloadsTable;
+  avatars: AvatarsTable;
   server_secrets: ServerSecretsTable;
   dev_outbox: DevOutboxTable;
 }
@@ -180,3 +194,4 @@ export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type OneTimeCodeRow = Selectable<OneTimeCodesTable>;
 export type AuditEventRow = Selectable<AuditEventsTable>;
+export type AvatarRow = Selectable<AvatarsTable>;

@@ -1,6 +1,8 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 
 /**
  * Storage for the provider's short-lived artifacts (sessions, interactions, codes, tokens, grants):
@@ -52,6 +54,7 @@ class DatabaseAdapter implements Adapter {
       grant_id: payload.grantId ?? null,
       user_code: payload.userCode ?? null,
       uid: payload.uid ?? null,
+      account_id: payload.accountId ?? null,
       expires_at: expiresIn ? Date.now() + expiresIn * 1000 : null,
       consumed_at: null,
     };
@@ -64,6 +67,7 @@ class DatabaseAdapter implements Adapter {
           grant_id: row.grant_id,
           user_code: row.user_code,
           uid: row.uid,
+          account_id: row.account_id,
           expires_at: row.expires_at,
         }),
       )
@@ -112,6 +116,17 @@ class RedisAdapter implements Adapter {
     return `oidc:${this.model}:${id}`;
   }
 
+  /** Keeps `set` (an index of keys) alive as long as its longest-lived member; for good when a member never expires. */
+  private async extendIndex(multi: ReturnType<Redis['multi']>, set: string, expiresIn: number): Promise<void> {
+    if (!expiresIn) {
+      multi.persist(set);
+      return;
+    }
+    const ttl = await this.redis.ttl(set);
+    // -1: the index already lives for good; -2: it is new.
+    if (ttl !== -1 && ttl < expiresIn) multi.expire(set, expiresIn);
+  }
+
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     const key = this.key(id);
     const multi = this.redis.multi();
@@ -123,6 +138,11 @@ class RedisAdapter implements Adapter {
       // The grant index lives as long as its longest-lived member.
       const ttl = await this.redis.ttl(grantKey);
       if (expiresIn && ttl < expiresIn) multi.expire(grantKey, expiresIn);
+    }
+    if (payload.accountId) {
+      const accountKey = accountIndexKey(payload.accountId);
+      multi.sadd(accountKey, key);
+      await this.extendIndex(multi, accountKey, expiresIn);
     }
     if (payload.userCode) {
       multi.set(`oidc:userCode:${payload.userCode}`, id);
@@ -166,9 +186,35 @@ class RedisAdapter implements Adapter {
   }
 }
 
+const accountIndexKey = (accountId: string) => `oidc:account:${accountId}`;
+
 export interface AdapterStore {
-  redis?: Redis;
+  redis?: Redis | undefined;
   db: Db;
+}
+
+/** What the rest of the server may ask of the provider's storage. */
+export interface OidcStore {
+  /**
+   * Deletes everything the provider holds for an account: sessions, grants, access and refresh
+   * tokens, authorization codes. In the database, pass the transaction that deletes the account;
+   * Redis is not transactional, so call it again after that transaction commits (it is idempotent).
+   */
+  forgetAccount(accountId: string, executor?: Kysely<Database>): Promise<void>;
+}
+
+export function createOidcStore(store: AdapterStore): OidcStore {
+  return {
+    async forgetAccount(accountId, executor = store.db) {
+      if (!store.redis) {
+        await executor.deleteFrom('oidc_payloads').where('account_id', '=', accountId).execute();
+        return;
+      }
+      const accountKey = accountIndexKey(accountId);
+      const keys = await store.redis.smembers(accountKey);
+      await store.redis.del(...keys, accountKey);
+    },
+  };
 }
 
 /** The adapter factory handed to oidc-provider. */

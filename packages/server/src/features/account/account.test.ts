@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { relyingParty, signIn } from '../../../test/relying-party.ts';
+import { accountSignIn, call, createAccount, expireAccessToken, userById } from '../../../test/account.ts';
 
 describe('GET /api/v1/me and /api/v1/me/tenant', () => {
   let server: TestServer;
@@ -50,5 +51,62 @@ describe('GET /api/v1/me and /api/v1/me/tenant', () => {
         expect((await bad.json() as any).error.code).toBe(1102);
       }
     }
+  });
+
+  it('answers 1101 without a token and 1102 for a bad, expired or relying party token on every signed-in call, changing nothing', async () => {
+    const id = await createAccount(server.ctx, { email: 'guarded@example.com' });
+    const { token } = await accountSignIn(server.url, 'guarded@example.com');
+    const expired = (await accountSignIn(server.url, 'guarded@example.com')).token;
+    expect((await call(server.url, 'GET', '/api/v1/me', { token: expired })).status).toBe(200);
+    await expireAccessToken(server.ctx, expired);
+    const before = await userById(server.ctx, id);
+    const calls: [string, string, unknown?][] = [
+      ['GET', '/api/v1/me'],
+      ['GET', '/api/v1/me/tenant'],
+      ['PATCH', '/api/v1/me', { name: 'Changed', gender: 'Other' }],
+      // Bad input too: without a valid token the body is not even looked at.
+      ['PATCH', '/api/v1/me', { name: 'x'.repeat(10_000) }],
+      ['POST', '/api/v1/me/avatar', { image: 'aGVsbG8=', mime_type: 'image/png' }],
+      ['POST', '/api/v1/me/email/verify', { email: 'new-guarded@example.com' }],
+      ['POST', '/api/v1/me/email/update', { email: 'new-guarded@example.com', code: '123456' }],
+      ['POST', '/api/v1/me/phoneNumber/verify', { phone_number: '0911222333' }],
+      ['POST', '/api/v1/me/phoneNumber/update', { phone_number: '0911222333', code: '123456' }],
+      ['DELETE', '/api/v1/me'],
+    ];
+    for (const [method, path, body] of calls) {
+      const none = await call(server.url, method, path, { body });
+      expect([method, path, none.status, none.body.error.code]).toEqual([method, path, 401, 1101]);
+      for (const authorization of ['Bearer not-a-token', 'Basic abc', `Bearer ${relyingPartyToken}`, `Bearer ${expired}`]) {
+        const bad = await call(server.url, method, path, { authorization, body });
+        expect([method, path, authorization, bad.status, bad.body.error.code]).toEqual([method, path, authorization, 401, 1102]);
+      }
+    }
+    expect(await userById(server.ctx, id)).toEqual(before);
+    expect(await server.ctx.db.selectFrom('avatars').selectAll().execute()).toEqual([]);
+    expect(await server.ctx.messaging.outbox!.list({ to: 'new-guarded@example.com', limit: 10 })).toEqual([]);
+    // The token that was not tampered with still works.
+    expect((await call(server.url, 'GET', '/api/v1/me', { token })).status).toBe(200);
+  });
+
+  it('lists the account calls in the OpenAPI document, with the bearer scheme', async () => {
+    const docs = (await (await fetch(`${server.url}/api/docs`)).json()) as any;
+    const operations: [string, string][] = [
+      ['/api/v1/me', 'get'],
+      ['/api/v1/me', 'patch'],
+      ['/api/v1/me', 'delete'],
+      ['/api/v1/me/avatar', 'post'],
+      ['/api/v1/me/email/verify', 'post'],
+      ['/api/v1/me/email/update', 'post'],
+      ['/api/v1/me/phoneNumber/verify', 'post'],
+      ['/api/v1/me/phoneNumber/update', 'post'],
+    ];
+    for (const [path, method] of operations) {
+      const operation = docs.paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(operation.tags).toEqual(['account']);
+      expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    }
+    expect(docs.paths['/api/v1/avatars/{key}'].get.tags).toEqual(['account']);
+    expect(Object.keys(docs.paths['/api/v1/me'].patch.requestBody.content['application/json'].schema.properties).sort()).toEqual(['birthday', 'gender', 'name']);
   });
 });

@@ -16,6 +16,23 @@ export interface CodeMessageTexts {
   sms(brand: string, code: string, minutes: number): string;
 }
 
-export type CodeMessageKind = 'activation' | 'recovery';
+export type CodeMessageKind = 'activation' | 'recovery' | 'email_change' | 'phone_change';
 
 export type CodeMessageCatalogue = Record<CodeMessageKind, CodeMessageTexts>;
+
+/** The words of the notice sent to the old address or number after an e-mail or phone change (it never carries a code). */
+export interface ChangeNoticeTexts {
+  subject(brand: string): string;
+  heading: string;
+  greeting(name: string | null): string;
+  /** What changed. */
+  body(brand: string): string;
+  /** What to do when the reader did not make the change. */
+  notYou(brand: string): string;
+  signature(brand: string): string;
+  sms(brand: string): string;
+}
+
+export type ChangeNoticeKind = 'email_changed' | 'phone_changed';
+
+export type ChangeNoticeCatalogue = Record<ChangeNoticeKind, ChangeNoticeTexts>;

@@ -1,0 +1,109 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { TestBrowser } from '../../../test/browser.ts';
+import { authorizationRequest, oidc, relyingParty, signIn, startSignIn } from '../../../test/relying-party.ts';
+import { accountSignIn, call, createAccount, userById } from '../../../test/account.ts';
+
+/** DELETE /api/v1/me over real HTTP, on the database and store the suite runs on (SQLite, or PostgreSQL and Redis). */
+describe('DELETE /api/v1/me', () => {
+  let server: TestServer;
+
+  /** Signs in through the login API as demo-app in a new browser; answers the error code, or 0 for success. */
+  async function login(username: string, password = 'Passw0rd!'): Promise<number> {
+    const browser = new TestBrowser();
+    const challenge = await startSignIn(browser, server.url, await authorizationRequest(await relyingParty(server.url, 'demo-app', 'demo-secret')));
+    const response = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username, password });
+    return response.ok ? 0 : ((await response.json()) as any).error.code;
+  }
+
+  /**
+   * Whether the provider session in `browser` signs the user in to a new authorization request of
+   * demo-app without the login screen: straight back to the relying party, or a login request the
+   * SPA skips (`skip: true`, only the grant missing).
+   */
+  async function sessionSignsIn(browser: TestBrowser): Promise<boolean> {
+    const auth = await authorizationRequest(await relyingParty(server.url, 'demo-app', 'demo-secret'));
+    const { url } = await browser.follow(auth.url, server.url);
+    const landing = new URL(url);
+    if (landing.pathname !== '/login') return true;
+    const request = await browser.fetch(`${server.url}/api/v1/requests/login/${landing.searchParams.get('challenge')}`);
+    expect(request.status).toBe(200);
+    return ((await request.json()) as { skip: boolean }).skip;
+  }
+
+  /** The models of the provider's artifacts stored for the account (table, or Redis keys through the account index). */
+  async function providerArtifacts(userId: string): Promise<string[]> {
+    const redis = server.ctx.redis;
+    if (redis) {
+      const keys = await redis.smembers(`oidc:account:${userId}`);
+      const live = [];
+      for (const key of keys) if (await redis.exists(key)) live.push(key.split(':')[1]!);
+      return [...new Set(live)].sort();
+    }
+    const rows = await server.ctx.db.selectFrom('oidc_payloads').select('model').distinct().where('account_id', '=', userId).execute();
+    return rows.map((r) => r.model).sort();
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { CODE_SENDS_PER_IP_PER_HOUR: '1000' } });
+  });
+  afterAll(() => server?.close());
+
+  it('deletes the account for good: tokens, refresh tokens and sessions stop working, and signing in fails as for an unknown account', async () => {
+    const id = await createAccount(server.ctx, { email: 'leaver@example.com', phoneNumber: '0933333333' });
+    const bystander = await createAccount(server.ctx, { email: 'stayer@example.com' });
+    const stayer = await accountSignIn(server.url, 'stayer@example.com');
+
+    // One browser session: the account area, then a relying party with a refresh token.
+    const browser = new TestBrowser();
+    const { token } = await accountSignIn(server.url, 'leaver@example.com', 'Passw0rd!', browser);
+    const demoApp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+    const { tokens } = await signIn(server.url, demoApp, 'leaver@example.com', 'Passw0rd!', browser, { scope: 'openid profile email offline_access' });
+    expect(tokens.refresh_token).toBeTruthy();
+    // Something in every table that holds the account.
+    const image = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#0a0' } }).png().toBuffer();
+    const avatarUrl = (await call(server.url, 'POST', '/api/v1/me/avatar', { token, body: { image: image.toString('base64') } })).body.avatarUrl as string;
+    expect(await call(server.url, 'POST', '/api/v1/me/email/verify', { token, body: { email: 'leaver-new@example.com' } })).toMatchObject({ status: 200 });
+    // Before: the session signs the user in without the login screen, and the refresh token works.
+    expect(await sessionSignsIn(browser)).toBe(true);
+    const refreshed = await oidc.refreshTokenGrant(demoApp.config, tokens.refresh_token!);
+    expect(await providerArtifacts(id)).toEqual(expect.arrayContaining(['AccessToken', 'Grant', 'RefreshToken', 'Session']));
+    const count = async (table: 'password_history' | 'one_time_codes' | 'avatars') =>
+      (await server.ctx.db.selectFrom(table).select('user_id').where('user_id', '=', id).execute()).length;
+    for (const table of ['password_history', 'one_time_codes', 'avatars'] as const) expect(await count(table)).toBeGreaterThan(0);
+
+    const answer = await call(server.url, 'DELETE', '/api/v1/me', { token });
+    expect(answer.status).toBe(204);
+    expect(answer.body).toBeUndefined();
+
+    expect(await userById(server.ctx, id)).toBeUndefined();
+    for (const table of ['password_history', 'one_time_codes', 'avatars'] as const) expect(await count(table)).toBe(0);
+    expect(await providerArtifacts(id)).toEqual([]);
+    if (server.ctx.redis) expect(await server.ctx.redis.exists(`oidc:account:${id}`)).toBe(0);
+    expect((await fetch(avatarUrl)).status).toBe(404);
+
+    // The access token, the refresh tokens (the first one and the one it was exchanged for), the session.
+    expect(await call(server.url, 'GET', '/api/v1/me', { token })).toMatchObject({ status: 401, body: { error: { code: 1102 } } });
+    expect(await call(server.url, 'DELETE', '/api/v1/me', { token })).toMatchObject({ status: 401, body: { error: { code: 1102 } } });
+    for (const refreshToken of [tokens.refresh_token!, refreshed.refresh_token ?? tokens.refresh_token!]) {
+      await expect(oidc.refreshTokenGrant(demoApp.config, refreshToken)).rejects.toMatchObject({ error: 'invalid_grant' });
+    }
+    await expect(oidc.fetchUserInfo(demoApp.config, refreshed.access_token, tokens.claims()!.sub)).rejects.toBeDefined();
+    expect(await sessionSignsIn(browser)).toBe(false);
+    expect(await login('leaver@example.com')).toBe(1017);
+    expect(await login('0933333333')).toBe(1017);
+    expect(await login('leaver@example.com', 'wrong-password')).toBe(1017);
+
+    // Audited without personal data; nobody else is touched.
+    const audit = await server.ctx.db.selectFrom('audit_events').selectAll().where('user_id', '=', id).where('type', '=', 'account.deleted').execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.details).toBeNull();
+    expect(await userById(server.ctx, bystander)).toBeDefined();
+    expect((await call(server.url, 'GET', '/api/v1/me', { token: stayer.token })).body).toMatchObject({ email: 'stayer@example.com' });
+
+    // The address is free again: a new account may use it.
+    await createAccount(server.ctx, { email: 'leaver@example.com', password: 'Another-1' });
+    expect(await login('leaver@example.com', 'Another-1')).toBe(0);
+  });
+});
