@@ -10,5 +10,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // A screen test renders the whole app, lazy chunks included, and types as a person would.
+    testTimeout: 30_000,
   },
 });

@@ -25,6 +25,7 @@ const PasswordRecover = lazy(() => import('./routes/password/PasswordRecover.tsx
 const PasswordUpdate = lazy(() => import('./routes/password/PasswordUpdate.tsx'));
 const PasswordComingExpire = lazy(() => import('./routes/password/PasswordComingExpire.tsx'));
 const AccountArea = lazy(() => import('./routes/account/AccountArea.tsx'));
+const AccountDeleted = lazy(() => import('./routes/account-deleted/AccountDeleted.tsx'));
 
 /** React's report of an error a boundary caught: failed API calls are shown on screen, not logged. */
 export function reportCaughtError(error: unknown, info: ErrorInfo): void {
@@ -70,6 +71,7 @@ export function AppRoutes() {
           <Route path="/alert/session-expired" element={<SessionExpired />} />
           <Route path="/alert/*" element={<Navigate to="/alert/session-expired" replace />} />
           <Route path="/privacy" element={<Privacy />} />
+          <Route path="/account-deleted" element={<AccountDeleted />} />
           <Route path="/user/*" element={<AccountArea />} />
           <Route path="*" element={<Navigate to="/error" replace state={{ status: 404 }} />} />
         </Routes>

@@ -1,7 +1,57 @@
-import type { Profile } from '@passgate/contract';
+import type { z } from 'zod';
+import type {
+  AvatarUploadBody,
+  CodeSentResponse,
+  emailUpdateBodySchema,
+  emailVerifyBodySchema,
+  phoneUpdateBodySchema,
+  phoneVerifyBodySchema,
+  Profile,
+  ProfileUpdateBody,
+  Tenant,
+} from '@passgate/contract';
 import { api } from './client.ts';
+
+export type EmailVerifyBody = z.output<typeof emailVerifyBodySchema>;
+export type EmailUpdateBody = z.output<typeof emailUpdateBodySchema>;
+export type PhoneVerifyBody = z.output<typeof phoneVerifyBodySchema>;
+export type PhoneUpdateBody = z.output<typeof phoneUpdateBodySchema>;
 
 /** The signed-in calls (SPEC.md section 7): each sends the account area's bearer access token. */
 export const accountApi = {
   me: (token: string) => api.get<Profile>('/v1/me', { token }),
+  tenant: (token: string) => api.get<Tenant>('/v1/me/tenant', { token }),
+  updateProfile: (token: string, body: ProfileUpdateBody) => api.patch<Profile>('/v1/me', { ...body }, { token }),
+  /** `image` is a data: URL (`data:image/jpeg;base64,…`), which carries its own type. */
+  uploadAvatar: (token: string, body: AvatarUploadBody) => api.post<Profile>('/v1/me/avatar', { ...body }, { token }),
+  verifyEmail: (token: string, body: EmailVerifyBody) => api.post<CodeSentResponse>('/v1/me/email/verify', { ...body }, { token }),
+  updateEmail: (token: string, body: EmailUpdateBody) => api.post<Profile>('/v1/me/email/update', { ...body }, { token }),
+  verifyPhoneNumber: (token: string, body: PhoneVerifyBody) => api.post<CodeSentResponse>('/v1/me/phoneNumber/verify', { ...body }, { token }),
+  updatePhoneNumber: (token: string, body: PhoneUpdateBody) => api.post<Profile>('/v1/me/phoneNumber/update', { ...body }, { token }),
+  /** 204 (or `{ ok: true }`): the account, its sessions and grants are gone. */
+  deleteAccount: (token: string) => api.delete<unknown>('/v1/me', { token }),
 };
+
+type AccountApi = typeof accountApi;
+type Bound<F> = F extends (token: string, ...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R> : never;
+/** The account calls with the token filled in. */
+export type BoundAccountApi = { [K in keyof AccountApi]: Bound<AccountApi[K]> };
+
+/**
+ * Binds every call to `token`; `onError` sees each failure first (the account area sends a 401 to
+ * the session-expired alert there), then the caller gets it as usual.
+ */
+export function bindAccountApi(token: string, onError: (error: unknown) => void): BoundAccountApi {
+  const bound = {} as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const [name, call] of Object.entries(accountApi) as [string, (token: string, ...args: unknown[]) => Promise<unknown>][]) {
+    bound[name] = async (...args) => {
+      try {
+        return await call(token, ...args);
+      } catch (error) {
+        onError(error);
+        throw error;
+      }
+    };
+  }
+  return bound as BoundAccountApi;
+}

@@ -2,6 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 
 const TICK_MS = 250;
 
+/** Seconds a resend button stays disabled after a code was sent (SPEC.md section 9). */
+export const RESEND_SECONDS = 60;
+
 export interface Countdown {
   /** Whole seconds left (rounded up); 0 when not running. */
   secondsLeft: number;

@@ -1,48 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { User, UserManager } from 'oidc-client-ts';
+import { UserManager } from 'oidc-client-ts';
 import { describe, expect, it, vi } from 'vitest';
-import type { Profile } from '@passgate/contract';
 import { apiError, json, stubFetch } from '../../test/fetch-stub.ts';
-import { testConfig } from '../../test/fixtures.ts';
+import { USER_KEY, profile, signIn } from '../../test/account.ts';
 import { renderApp } from '../../test/render.tsx';
 import { initials } from './use-profile.ts';
-
-const USER_KEY = `oidc.user:${testConfig.authority}:${testConfig.clientId}`;
-
-function signIn(expiresIn = 3600) {
-  const now = Math.floor(Date.now() / 1000);
-  const user = new User({
-    id_token: 'id-token-1',
-    session_state: null,
-    access_token: 'access-token-1',
-    token_type: 'Bearer',
-    scope: testConfig.scope,
-    profile: { sub: 'u1', iss: testConfig.authority, aud: testConfig.clientId, exp: now + expiresIn, iat: now },
-    expires_at: now + expiresIn,
-  });
-  window.sessionStorage.setItem(USER_KEY, user.toStorageString());
-}
-
-function profile(overrides: Partial<Profile> = {}): Profile {
-  return {
-    id: 'u1',
-    tenantId: 'demo',
-    name: 'Nguyễn Văn An',
-    email: 'demo@example.com',
-    emailVerified: true,
-    phoneNumber: null,
-    phoneNumberVerified: false,
-    avatarUrl: null,
-    birthday: null,
-    gender: null,
-    locale: null,
-    enableMfa: false,
-    authenticatorType: null,
-    registrationMethod: 'password',
-    ...overrides,
-  };
-}
 
 describe('account area', () => {
   it('shows the dashboard of the signed-in user, read with the bearer token', async () => {
@@ -105,6 +68,55 @@ describe('account area', () => {
     expect(within(menu).getByText('Nguyễn Văn An')).toBeInTheDocument();
     await user.click(within(menu).getByRole('menuitem', { name: 'Đăng xuất' }));
     expect(signoutRedirect).toHaveBeenCalledWith({ id_token_hint: 'id-token-1' });
+  });
+});
+
+describe('navigation', () => {
+  it('has Dashboard and Personal information active, the current one marked, the others shown inactive', async () => {
+    signIn();
+    stubFetch({ 'GET /api/v1/me': json(200, profile()) });
+    await renderApp('/user/dashboard?locale=en');
+    const [nav] = await screen.findAllByRole('navigation', { name: 'Account navigation' });
+    const menu = within(nav!);
+    expect(menu.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/user/dashboard');
+    expect(menu.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    expect(menu.getByRole('link', { name: 'Personal information' })).toHaveAttribute('href', '/user/profile');
+    expect(menu.getByRole('link', { name: 'Personal information' })).not.toHaveAttribute('aria-current');
+    for (const name of ['Data and personalization', 'Security', 'People and sharing', 'Help', 'Send feedback']) {
+      const item = menu.getByRole('button', { name });
+      expect(item).toHaveAttribute('aria-disabled', 'true');
+      expect(item).toHaveAttribute('tabindex', '-1');
+    }
+    expect(menu.getByRole('button', { name: 'Log out' })).not.toHaveAttribute('aria-disabled');
+  });
+
+  it('opens the side menu in a drawer from the hamburger on a 375 px screen, and closes it on the way', async () => {
+    vi.stubGlobal('innerWidth', 375);
+    signIn();
+    stubFetch({ 'GET /api/v1/me': json(200, profile()) });
+    await renderApp('/user/dashboard');
+    const user = userEvent.setup();
+    expect(document.querySelector('.MuiDrawer-paper')).toBeNull();
+    await user.click(await screen.findByRole('button', { name: 'Mở menu điều hướng' }));
+    const drawer = await waitFor(() => {
+      const paper = document.querySelector<HTMLElement>('.MuiDrawer-paper');
+      expect(paper).not.toBeNull();
+      return paper!;
+    });
+    const nav = within(drawer).getByRole('navigation', { name: 'Điều hướng tài khoản' });
+    await user.click(within(nav).getByRole('link', { name: 'Thông tin cá nhân' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Thông tin cá nhân' })).toBeInTheDocument();
+    await waitFor(() => expect(document.querySelector('.MuiDrawer-paper')).toBeNull());
+  });
+
+  it('goes to the session-expired alert when the access token expires while the page is open', async () => {
+    signIn(1);
+    stubFetch({ 'GET /api/v1/me': json(200, profile()) });
+    await renderApp('/user/dashboard?locale=en');
+    expect(await screen.findByText('Welcome, Nguyễn Văn An')).toBeInTheDocument();
+    // oidc-client-ts raises accessTokenExpired a second after expires_at.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Session Expired' }, { timeout: 8000 })).toBeInTheDocument();
+    expect(window.sessionStorage.getItem(USER_KEY)).toBeNull();
   });
 });
 

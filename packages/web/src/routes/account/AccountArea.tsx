@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Navigate, Route, Routes } from 'react-router';
 import { AccountLayout } from './AccountLayout.tsx';
@@ -6,6 +6,10 @@ import { RequireAuth } from './auth-context.tsx';
 import { Dashboard } from './Dashboard.tsx';
 import { createQueryClient } from './query-client.ts';
 import { SigninCallback } from './SigninCallback.tsx';
+import { Loading } from '../../components/Loading.tsx';
+
+// Personal information brings the forms and the avatar cropper: a chunk of its own.
+const Profile = lazy(() => import('./profile/Profile.tsx'));
 
 /** /user/*: the signed-in account area, its own chunk (the login screens never load it). */
 export default function AccountArea() {
@@ -23,6 +27,14 @@ export default function AccountArea() {
         >
           <Route index element={<Navigate to="/user/dashboard" replace />} />
           <Route path="dashboard" element={<Dashboard />} />
+          <Route
+            path="profile"
+            element={
+              <Suspense fallback={<Loading />}>
+                <Profile />
+              </Suspense>
+            }
+          />
           <Route path="*" element={<Navigate to="/user/dashboard" replace />} />
         </Route>
       </Routes>

@@ -3,10 +3,9 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
-import { isUnauthorized } from '../../api/errors.ts';
+import { AccountErrorNotice } from './AccountErrorNotice.tsx';
 import { UserAvatar } from './UserAvatar.tsx';
 import { contactOf, displayName, useProfile } from './use-profile.ts';
 
@@ -22,7 +21,7 @@ export function Dashboard() {
       <Typography variant="h1" sx={{ mb: 3 }}>
         {t('account.dashboard.heading')}
       </Typography>
-      {profile.isError && !isUnauthorized(profile.error) && <ApiErrorAlert error={profile.error} />}
+      <AccountErrorNotice error={profile.error} />
       {profile.isPending && <Loading />}
       {profile.data && (
         <Card variant="outlined" sx={{ borderRadius: 3 }}>

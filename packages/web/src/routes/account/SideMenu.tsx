@@ -1,31 +1,81 @@
+import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
 import Drawer from '@mui/material/Drawer';
 import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
+import DataIcon from '@mui/icons-material/ToggleOnOutlined';
+import FeedbackIcon from '@mui/icons-material/FeedbackOutlined';
+import HelpIcon from '@mui/icons-material/HelpOutlineOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
+import PeopleIcon from '@mui/icons-material/PeopleOutlineOutlined';
+import PersonIcon from '@mui/icons-material/BadgeOutlined';
+import SecurityIcon from '@mui/icons-material/LockOutlined';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { useAuth } from './auth-context.tsx';
 
 export const SIDE_MENU_WIDTH = 260;
 
+type MenuKey = 'dashboard' | 'profile' | 'data' | 'security' | 'people' | 'help' | 'feedback';
+
+/** SPEC.md section 2: Dashboard and Personal information lead somewhere; the others are shown inactive. */
+const ACTIVE: { key: MenuKey; to: string; icon: ReactNode }[] = [
+  { key: 'dashboard', to: '/user/dashboard', icon: <DashboardIcon /> },
+  { key: 'profile', to: '/user/profile', icon: <PersonIcon /> },
+];
+const INACTIVE: { key: MenuKey; icon: ReactNode }[] = [
+  { key: 'data', icon: <DataIcon /> },
+  { key: 'security', icon: <SecurityIcon /> },
+  { key: 'people', icon: <PeopleIcon /> },
+];
+const INACTIVE_FOOTER: { key: MenuKey; icon: ReactNode }[] = [
+  { key: 'help', icon: <HelpIcon /> },
+  { key: 'feedback', icon: <FeedbackIcon /> },
+];
+
+const itemSx = {
+  borderRadius: '0 24px 24px 0',
+  mr: 1,
+  '&.active': { bgcolor: 'action.selected', color: 'primary.main', '& .MuiListItemIcon-root': { color: 'primary.main' }, '& .MuiListItemText-primary': { fontWeight: 600 } },
+} as const;
+
 /** The account area's navigation: a permanent column on wide screens, a drawer behind the hamburger on small ones. */
 export function SideMenu({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const { signOut } = useAuth();
+  const inactive = (items: typeof INACTIVE) =>
+    items.map(({ key, icon }) => (
+      // MUI renders a disabled ListItemButton as a div with aria-disabled and no tab stop.
+      <ListItemButton key={key} disabled sx={itemSx}>
+        <ListItemIcon>{icon}</ListItemIcon>
+        <ListItemText primary={t(`account.menu.${key}`)} />
+      </ListItemButton>
+    ));
   const items = (
     <Box component="nav" aria-label={t('account.navigation')} sx={{ width: SIDE_MENU_WIDTH, pt: 1 }}>
       <List>
-        <ListItemButton component={NavLink} to="/user/dashboard" onClick={onClose} sx={{ borderRadius: '0 24px 24px 0', mr: 1, '&.active': { bgcolor: 'action.selected', fontWeight: 600 } }}>
-          <ListItemIcon>
-            <DashboardIcon />
-          </ListItemIcon>
-          <ListItemText primary={t('account.menu.dashboard')} />
-        </ListItemButton>
-        <ListItemButton onClick={signOut} sx={{ borderRadius: '0 24px 24px 0', mr: 1 }}>
+        {ACTIVE.map(({ key, to, icon }) => (
+          <ListItemButton key={key} component={NavLink} to={to} onClick={onClose} sx={itemSx}>
+            <ListItemIcon>{icon}</ListItemIcon>
+            <ListItemText primary={t(`account.menu.${key}`)} />
+          </ListItemButton>
+        ))}
+        {inactive(INACTIVE)}
+      </List>
+      <Divider sx={{ mx: 2 }} />
+      <List>
+        {inactive(INACTIVE_FOOTER)}
+        <ListItemButton
+          onClick={() => {
+            onClose();
+            signOut();
+          }}
+          sx={itemSx}
+        >
           <ListItemIcon>
             <LogoutIcon />
           </ListItemIcon>

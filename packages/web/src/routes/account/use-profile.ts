@@ -1,19 +1,17 @@
-import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Profile } from '@passgate/contract';
-import { accountApi } from '../../api/account.ts';
-import { isUnauthorized } from '../../api/errors.ts';
-import { useAuth } from './auth-context.tsx';
+import { useAccountApi } from './use-account-api.ts';
 
-/** GET /api/v1/me; a 401 means the session is gone: the session-expired alert. */
+/** The query key of GET /api/v1/me: a change answered with the new profile is written there at once. */
+export const PROFILE_KEY = ['me'] as const;
+
+/**
+ * GET /api/v1/me, read once for the header and the page together (each change answers with the new
+ * profile, written into the query). A 401 means the session is gone: the session-expired alert.
+ */
 export function useProfile() {
-  const { accessToken, expire } = useAuth();
-  const query = useQuery({ queryKey: ['me'], queryFn: () => accountApi.me(accessToken) });
-  const unauthorized = isUnauthorized(query.error);
-  useEffect(() => {
-    if (unauthorized) expire();
-  }, [unauthorized, expire]);
-  return query;
+  const api = useAccountApi();
+  return useQuery({ queryKey: PROFILE_KEY, queryFn: () => api.me(), staleTime: 60_000 });
 }
 
 export function displayName(profile: Pick<Profile, 'name' | 'email' | 'phoneNumber'> | undefined): string {

@@ -26,7 +26,7 @@ export interface LoginArrivalState {
 }
 
 /** Seconds a resend button stays disabled after a code was sent (SPEC.md section 9). */
-export const RESEND_SECONDS = 60;
+export { RESEND_SECONDS } from '../../hooks/use-countdown.ts';
 
 /** What Login hands the password-expiring screen (SPEC.md section 3, password-expiry state). */
 export interface PasswordExpiryState {

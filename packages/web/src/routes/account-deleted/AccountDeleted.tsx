@@ -1,0 +1,19 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { PublicPage } from '../../components/PublicPage.tsx';
+
+/** /account-deleted: where the account area goes once DELETE /api/v1/me has removed the account. Public. */
+export default function AccountDeleted() {
+  const { t } = useTranslation();
+  return (
+    <PublicPage title={t('accountDeleted.documentTitle')}>
+      <Box sx={{ textAlign: 'center' }}>
+        <Typography variant="h1" sx={{ mb: 1.5 }}>
+          {t('accountDeleted.heading')}
+        </Typography>
+        <Typography color="text.secondary">{t('accountDeleted.message')}</Typography>
+      </Box>
+    </PublicPage>
+  );
+}

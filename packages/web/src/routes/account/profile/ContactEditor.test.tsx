@@ -1,0 +1,126 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { apiError, json, stubFetch, type RecordedRequest } from '../../../test/fetch-stub.ts';
+import { profile, signIn } from '../../../test/account.ts';
+import { renderApp } from '../../../test/render.tsx';
+
+async function openContacts(routes: Parameters<typeof stubFetch>[0], locale: 'vi' | 'en' = 'en') {
+  signIn();
+  const requests = stubFetch({ 'GET /api/v1/me': json(200, profile()), ...routes });
+  await renderApp(`/user/profile?locale=${locale}`);
+  const section = await screen.findByRole('region', { name: locale === 'en' ? 'Contact information' : 'Thông tin liên hệ' });
+  return { requests, section, user: userEvent.setup() };
+}
+
+const posts = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.method === 'POST' && r.path === path);
+
+describe('the inline e-mail editor', () => {
+  it('sends a code to the new address (Next), then confirms it with the code (Save)', async () => {
+    const { requests, section, user } = await openContacts({
+      'POST /api/v1/me/email/verify': json(200, { resendAfter: 60 }),
+      'POST /api/v1/me/email/update': json(200, profile({ email: 'new@example.com' })),
+    });
+    expect(within(section).getByText('demo@example.com')).toBeInTheDocument();
+    await user.click(within(section).getByRole('button', { name: 'Change email' }));
+
+    // Step 1: the new address, checked before anything is sent.
+    const input = within(section).getByRole('textbox', { name: /New email/ });
+    expect(input).toHaveFocus();
+    await user.type(input, 'not-an-address');
+    await user.click(within(section).getByRole('button', { name: 'Next' }));
+    expect(within(section).getByText('not-an-address has an invalid format')).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/me/email/verify')).toHaveLength(0);
+    await user.clear(input);
+    await user.type(input, ' new@example.com {Enter}');
+
+    // Step 2: the address (read only), a code field, Save, and a Resend that waits 60 s.
+    const code = await within(section).findByRole('textbox', { name: /Verification code/ });
+    expect(posts(requests, '/api/v1/me/email/verify')[0]?.body).toEqual({ email: 'new@example.com' });
+    expect(within(section).getByRole('textbox', { name: 'Email' })).toHaveAttribute('readonly');
+    expect(within(section).getByRole('textbox', { name: 'Email' })).toHaveValue('new@example.com');
+    expect(within(section).getByText('Enter the 6-digit code we sent to new@example.com')).toBeInTheDocument();
+    expect(within(section).getByRole('button', { name: /Resend code in (60|59)s/ })).toBeDisabled();
+    expect(code).toHaveFocus();
+
+    await user.type(code, '12a3');
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+    expect(within(section).getByText('The code must have 6 digits')).toBeInTheDocument();
+    await user.type(code, '456');
+    expect(code).toHaveValue('123456');
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+
+    expect(await within(section).findByText('Update information successfully')).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/me/email/update')[0]?.body).toEqual({ email: 'new@example.com', code: '123456' });
+    expect(within(section).getByText('new@example.com')).toBeInTheDocument();
+    expect(within(section).queryByRole('textbox')).toBeNull();
+    // The header's user menu reads the same profile.
+    await user.click(screen.getByRole('button', { name: 'Open account menu' }));
+    expect(within(await screen.findByRole('menu')).getByText('new@example.com')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['en', 'Change email', /New email/, 'Email is already registered'],
+    ['vi', 'Thay đổi email', /Email mới/, 'Email này đã được đăng ký'],
+  ] as const)('says when the address belongs to another account (1020), in %s', async (locale, change, field, message) => {
+    const { section, user } = await openContacts({ 'POST /api/v1/me/email/verify': apiError(409, 1020, 'Email is already registered') }, locale);
+    await user.click(within(section).getByRole('button', { name: change }));
+    await user.type(within(section).getByRole('textbox', { name: field }), 'taken@example.com{Enter}');
+    expect(await within(section).findByRole('alert')).toHaveTextContent(message);
+    // Still on step 1, the address kept for a correction.
+    expect(within(section).getByRole('textbox', { name: field })).toHaveValue('taken@example.com');
+  });
+
+  it('shows a wrong (1040) or expired (1026) code, and a failed send (1292), inline', async () => {
+    let updates = 0;
+    const { section, user } = await openContacts({
+      'POST /api/v1/me/email/verify': json(200, { resendAfter: 60 }),
+      'POST /api/v1/me/email/update': () => (++updates === 1 ? apiError(400, 1040, 'Verification code is not valid') : apiError(400, 1026, 'Request expired')),
+    });
+    await user.click(within(section).getByRole('button', { name: 'Change email' }));
+    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+    await user.type(await within(section).findByRole('textbox', { name: /Verification code/ }), '000000{Enter}');
+    expect(await within(section).findByRole('alert')).toHaveTextContent('Verification code is not valid');
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+    expect(await within(section).findByText('Your request has expired, please retry')).toBeInTheDocument();
+  });
+
+  it('says when the code could not be sent (503, 1292) without leaving the page, and Cancel closes the editor', async () => {
+    const { section, user, requests } = await openContacts({ 'POST /api/v1/me/email/verify': apiError(503, 1292, 'We could not send the code') });
+    await user.click(within(section).getByRole('button', { name: 'Change email' }));
+    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+    expect(await within(section).findByRole('alert')).toHaveTextContent('We could not send the code, please try again');
+    expect(screen.getByRole('heading', { level: 1, name: 'Personal information' })).toBeInTheDocument();
+    await user.click(within(section).getByRole('button', { name: 'Cancel' }));
+    expect(within(section).queryByRole('textbox')).toBeNull();
+    expect(within(section).getByText('demo@example.com')).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/me/email/update')).toHaveLength(0);
+  });
+});
+
+describe('the inline phone editor', () => {
+  it('takes at most 10 characters, sends phone_number in snake_case, and resends after the countdown', async () => {
+    const { requests, section, user } = await openContacts(
+      {
+        'POST /api/v1/me/phoneNumber/verify': json(200, { resendAfter: 0 }),
+        'POST /api/v1/me/phoneNumber/update': json(200, profile({ phoneNumber: '0912345678' })),
+      },
+      'vi',
+    );
+    expect(within(section).getByText('Chưa có')).toBeInTheDocument();
+    await user.click(within(section).getByRole('button', { name: 'Thêm số điện thoại' }));
+    const input = within(section).getByRole('textbox', { name: /Số điện thoại mới/ });
+    expect(input).toHaveAttribute('maxlength', '10');
+    await user.type(input, '091234567');
+    await user.click(within(section).getByRole('button', { name: 'Tiếp theo' }));
+    expect(within(section).getByText('091234567 không đúng định dạng')).toBeInTheDocument();
+    await user.type(input, '8{Enter}');
+
+    await user.type(await within(section).findByRole('textbox', { name: /Mã xác minh/ }), '654321');
+    expect(posts(requests, '/api/v1/me/phoneNumber/verify')[0]?.body).toEqual({ phone_number: '0912345678' });
+    await user.click(within(section).getByRole('button', { name: 'Lưu' }));
+    expect(await within(section).findByText('Cập nhật thông tin thành công')).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/me/phoneNumber/update')[0]?.body).toEqual({ phone_number: '0912345678', code: '654321' });
+    expect(within(section).getByText('0912345678')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,235 @@
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { OTP_LENGTH, PHONE_LENGTH, EMAIL_MAX_LENGTH, isEmail, isPhoneNumber } from '@passgate/contract/rules';
+import type { CodeSentResponse, Profile } from '@passgate/contract';
+import { Notice } from '../../../components/Notice.tsx';
+import { RESEND_SECONDS, useCountdown } from '../../../hooks/use-countdown.ts';
+import { CONTENT_MAX_WIDTH } from '../../../theme/themes.ts';
+import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
+import { useAccountApi } from '../use-account-api.ts';
+import { PROFILE_KEY } from '../use-profile.ts';
+
+export type ContactKind = 'email' | 'phoneNumber';
+
+type Step = 'view' | 'enter' | 'code';
+
+const LABELS = {
+  email: { change: 'changeEmail', add: 'addEmail', entry: 'newEmail', same: 'sameEmail' },
+  phoneNumber: { change: 'changePhoneNumber', add: 'addPhoneNumber', entry: 'newPhoneNumber', same: 'samePhoneNumber' },
+} as const;
+
+const digits = (value: string, max: number) => value.replace(/\D/g, '').slice(0, max);
+
+/**
+ * The two-step inline editor of the e-mail or the phone number (SPEC.md section 4): enter the new
+ * value and Next (a code is sent to it), then the code and Save. The address changes only once its
+ * code is confirmed; the profile query then holds the new one.
+ */
+export function ContactEditor({ kind, current, icon }: { kind: ContactKind; current: string | null; icon: ReactNode }) {
+  const { t } = useTranslation();
+  const api = useAccountApi();
+  const queryClient = useQueryClient();
+  const countdown = useCountdown();
+  const [step, setStep] = useState<Step>('view');
+  const [value, setValue] = useState('');
+  const [code, setCode] = useState('');
+  const [valueError, setValueError] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [notice, setNotice] = useState<{ severity: 'success' | 'info'; text: string } | null>(null);
+  const [busy, setBusy] = useState<'send' | 'save' | null>(null);
+  const valueRef = useRef<HTMLInputElement>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const labels = LABELS[kind];
+  const fieldLabel = t(`fields.${kind}`);
+  const idPrefix = `contact-${kind}`;
+
+  const sendCode = (target: string): Promise<CodeSentResponse> =>
+    kind === 'email' ? api.verifyEmail({ email: target }) : api.verifyPhoneNumber({ phoneNumber: target });
+  const confirmCode = (target: string, otp: string): Promise<Profile> =>
+    kind === 'email' ? api.updateEmail({ email: target, code: otp }) : api.updatePhoneNumber({ phoneNumber: target, code: otp });
+
+  const reset = (next: Step) => {
+    setStep(next);
+    setValueError(null);
+    setCodeError(null);
+    setFailure(null);
+    setNotice(null);
+    setCode('');
+    if (next !== 'code') countdown.stop();
+  };
+
+  const start = () => {
+    setValue('');
+    reset('enter');
+  };
+
+  const problemOf = (target: string): string | null => {
+    if (!target) return t('validation.required', { field: fieldLabel.toLocaleLowerCase() });
+    if (!(kind === 'email' ? isEmail(target) : isPhoneNumber(target))) return t('validation.usernameInvalid', { username: target });
+    const same = kind === 'email' ? target.toLowerCase() === current?.toLowerCase() : target === current;
+    return same ? t(`account.profile.contact.${labels.same}`) : null;
+  };
+
+  const next = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const target = value.trim();
+    const problem = problemOf(target);
+    setValueError(problem);
+    setFailure(null);
+    if (problem) return valueRef.current?.focus();
+    setBusy('send');
+    try {
+      const { resendAfter } = await sendCode(target);
+      setValue(target);
+      reset('code');
+      countdown.start(resendAfter > 0 ? resendAfter : RESEND_SECONDS);
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const resend = async () => {
+    if (busy) return;
+    setBusy('send');
+    setFailure(null);
+    setNotice(null);
+    try {
+      const { resendAfter } = await sendCode(value);
+      countdown.start(resendAfter > 0 ? resendAfter : RESEND_SECONDS);
+      setNotice({ severity: 'info', text: t('account.profile.contact.codeResent', { value }) });
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const problem = code.length === OTP_LENGTH ? null : t('validation.codeDigits', { count: OTP_LENGTH });
+    setCodeError(problem);
+    setFailure(null);
+    if (problem) return codeRef.current?.focus();
+    setBusy('save');
+    try {
+      const profile = await confirmCode(value, code);
+      queryClient.setQueryData(PROFILE_KEY, profile);
+      reset('view');
+      setNotice({ severity: 'success', text: t('account.profile.updated') });
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const actionLabel = t(`account.profile.contact.${current ? labels.change : labels.add}`);
+
+  return (
+    <Box sx={{ py: 1.5 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+        <Box aria-hidden sx={{ color: 'text.secondary', display: 'flex' }}>
+          {icon}
+        </Box>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="body2" color="text.secondary">
+            {fieldLabel}
+          </Typography>
+          <Typography sx={{ overflowWrap: 'anywhere', color: current ? 'text.primary' : 'text.secondary' }}>{current || t('account.profile.contact.notAdded')}</Typography>
+        </Box>
+        {step === 'view' && (
+          <Button onClick={start} aria-label={actionLabel} sx={{ flexShrink: 0 }}>
+            {current ? t('account.profile.contact.changeButton') : t('account.profile.contact.addButton')}
+          </Button>
+        )}
+      </Box>
+      {step === 'view' && notice && (
+        <Box sx={{ mt: 1.5 }}>
+          <Notice severity={notice.severity} message={notice.text} />
+        </Box>
+      )}
+      {step === 'enter' && (
+        <Box component="form" noValidate onSubmit={(event) => void next(event)} aria-label={actionLabel} sx={{ mt: 1, maxWidth: CONTENT_MAX_WIDTH }}>
+          <AccountErrorNotice error={failure} />
+          <TextField
+            id={`${idPrefix}-value`}
+            inputRef={valueRef}
+            label={t(`account.profile.contact.${labels.entry}`)}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            type={kind === 'email' ? 'email' : 'tel'}
+            autoComplete={kind === 'email' ? 'email' : 'tel'}
+            autoFocus
+            required
+            fullWidth
+            margin="normal"
+            error={Boolean(valueError)}
+            helperText={valueError}
+            slotProps={{ htmlInput: { maxLength: kind === 'email' ? EMAIL_MAX_LENGTH : PHONE_LENGTH, inputMode: kind === 'email' ? 'email' : 'numeric', spellCheck: false } }}
+          />
+          <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, mt: 1 }}>
+            <Button onClick={() => reset('view')} disabled={busy !== null}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" variant="contained" disabled={busy !== null} sx={{ minWidth: 112 }}>
+              {busy === 'send' ? t('flow.sending') : t('common.next')}
+            </Button>
+          </Box>
+        </Box>
+      )}
+      {step === 'code' && (
+        <Box component="form" noValidate onSubmit={(event) => void save(event)} aria-label={actionLabel} sx={{ mt: 1, maxWidth: CONTENT_MAX_WIDTH }}>
+          <AccountErrorNotice error={failure} />
+          {notice && <Notice severity={notice.severity} message={notice.text} />}
+          <TextField
+            id={`${idPrefix}-target`}
+            label={fieldLabel}
+            value={value}
+            fullWidth
+            margin="normal"
+            slotProps={{ htmlInput: { readOnly: true } }}
+          />
+          <TextField
+            id={`${idPrefix}-code`}
+            inputRef={codeRef}
+            label={t('account.profile.contact.code')}
+            value={code}
+            onChange={(event) => setCode(digits(event.target.value, OTP_LENGTH))}
+            autoComplete="one-time-code"
+            autoFocus
+            required
+            fullWidth
+            margin="normal"
+            error={Boolean(codeError)}
+            helperText={codeError ?? t('account.profile.contact.codeSentTo', { value })}
+            slotProps={{ htmlInput: { inputMode: 'numeric', pattern: '[0-9]*', maxLength: OTP_LENGTH, spellCheck: false } }}
+          />
+          {/* Resend on the left; Cancel and Save together on the right, on a line of their own when narrow. */}
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: 1 }}>
+            <Button onClick={() => void resend()} disabled={countdown.running || busy !== null} sx={{ mr: 'auto' }}>
+              {busy === 'send' ? t('flow.sending') : countdown.running ? t('flow.resendIn', { seconds: countdown.secondsLeft }) : t('flow.resendCode')}
+            </Button>
+            <Box sx={{ display: 'flex', gap: 1, ml: 'auto' }}>
+              <Button onClick={() => reset('view')} disabled={busy !== null}>
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" variant="contained" disabled={busy !== null} sx={{ minWidth: 112 }}>
+                {busy === 'save' ? t('common.saving') : t('common.save')}
+              </Button>
+            </Box>
+          </Box>
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,42 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { Loading } from '../../../components/Loading.tsx';
+import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
+import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
+import { useProfile } from '../use-profile.ts';
+import { AvatarSection } from './AvatarSection.tsx';
+import { ContactSection } from './ContactSection.tsx';
+import { DeleteAccountSection } from './DeleteAccountSection.tsx';
+import { ProfileForm } from './ProfileForm.tsx';
+
+/**
+ * /user/profile, Personal information (SPEC.md section 2): the avatar, the Profile card, Contact
+ * information and Delete account. My devices comes with the device issue.
+ */
+export default function Profile() {
+  const { t } = useTranslation();
+  const profile = useProfile();
+  useDocumentTitle(`${t('account.profile.heading')} · ${t('app.name')}`);
+
+  return (
+    <Box sx={{ maxWidth: 720, mx: 'auto' }}>
+      <Typography variant="h1" sx={{ mb: 1 }}>
+        {t('account.profile.heading')}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        {t('account.profile.description')}
+      </Typography>
+      <AccountErrorNotice error={profile.error} />
+      {profile.isPending && <Loading />}
+      {profile.data && (
+        <>
+          <AvatarSection profile={profile.data} />
+          <ProfileForm profile={profile.data} />
+          <ContactSection profile={profile.data} />
+          <DeleteAccountSection />
+        </>
+      )}
+    </Box>
+  );
+}
