@@ -84,7 +84,10 @@ export function createPasswordRecoveryService(ctx: AppContext, codes: CodeServic
         await users.update(user.id, { password_hash: passwordHash, password_changed_at: now, failed_login_count: 0, locked_until: null, updated_at: now });
         await users.addPasswordHistory(user.id, passwordHash, now);
         await createAuditQueries(trx).record({ ...event, type: 'password.reset' }, now);
+        // Whoever knew the old password is signed out everywhere: sessions, grants and tokens go.
+        await ctx.oidcStore.forgetAccount(user.id, trx);
       });
+      await ctx.oidcStore.forgetAccount(user.id);
       return { ok: true };
     },
   };

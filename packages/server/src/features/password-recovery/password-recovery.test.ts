@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TestBrowser } from '../../../test/browser.ts';
-import { authorizationRequest, relyingParty, startSignIn } from '../../../test/relying-party.ts';
+import { authorizationRequest, oidc, relyingParty, signIn, startSignIn } from '../../../test/relying-party.ts';
 import { auditTypes, createClient, createTenant, endCooldown, lastCode, lastMessage, messageCount, otherCode, postJson, userRow } from '../../../test/visitor.ts';
 import { createUserService } from '../users/users.service.ts';
 import { verifySecret } from '../../lib/passwords.ts';
@@ -114,6 +114,21 @@ describe('password recovery', () => {
     code = await recoveryCode('hist@example.com', 'history-app', 'history');
     expect(await history({ password: 'password-A1', code })).toEqual({ status: 200, body: { ok: true } });
     await server.ctx.tenants.update('history', { password_history_size: 2 });
+  });
+
+  it('signs the account out everywhere: its refresh tokens and sessions stop working', async () => {
+    const users = createUserService({ db: server.ctx.db });
+    await users.createUser({ tenantId: 'demo', email: 'everywhere@example.com', name: 'E', password: 'Original1!' });
+    const rp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+    const { tokens, browser } = await signIn(server.url, rp, 'everywhere@example.com', 'Original1!', undefined, { scope: 'openid email offline_access' });
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+
+    const code = await recoveryCode('everywhere@example.com');
+    expect(await reset({ username: 'everywhere@example.com', password: 'Brand-new2', code })).toEqual({ status: 200, body: { ok: true } });
+
+    await expect(oidc.refreshTokenGrant(rp.config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    // The browser's provider session is gone too: a new request asks for the login screen.
+    await startSignIn(browser, server.url, await authorizationRequest(rp));
   });
 
   it('refuses a code after 5 wrong tries (1026 even when right) and once expired, leaving the old password working', async () => {
