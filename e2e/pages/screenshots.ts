@@ -1,12 +1,22 @@
 import { fileURLToPath } from 'node:url';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** e2e/test-results/screenshots: pictures of each screen a scenario visits, for a person to look at. */
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
 
-/** Saves the whole page as `<name>.png` once animations and fonts have settled. */
-export async function saveScreenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: true, animations: 'disabled' });
+/**
+ * How to frame a picture: the whole page (the default), or, with `show`, the window as the user
+ * sees it with that element scrolled into view (for an open dialog, or a form far down the page;
+ * a full-page picture would draw the sticky header and the backdrop where the page was scrolled).
+ */
+export interface ShotOptions {
+  show?: Locator;
+}
+
+/** Saves the page as `<name>.png` once animations and fonts have settled. */
+export async function saveScreenshot(page: Page, name: string, options: ShotOptions = {}): Promise<void> {
+  if (options.show) await options.show.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: !options.show, animations: 'disabled' });
 }
 
 export const NARROW = { width: 375, height: 812 } as const;
@@ -16,14 +26,14 @@ export const NARROW = { width: 375, height: 812 } as const;
  * (`<name>-narrow-<locale>.png`), checking that the narrow window needs no horizontal scrolling,
  * then gives the window back its width.
  */
-export async function saveWideAndNarrow(page: Page, name: string, locale: string): Promise<void> {
+export async function saveWideAndNarrow(page: Page, name: string, locale: string, options: ShotOptions = {}): Promise<void> {
   const size = page.viewportSize() ?? { width: 1280, height: 720 };
   await page.setViewportSize({ width: 1280, height: size.height });
-  await saveScreenshot(page, `${name}-wide-${locale}`);
+  await saveScreenshot(page, `${name}-wide-${locale}`, options);
   await page.setViewportSize(NARROW);
   const width = await page.evaluate(() => ({ scroll: document.scrollingElement?.scrollWidth ?? Number.POSITIVE_INFINITY, client: document.documentElement.clientWidth }));
   expect(width.client, `${name}: window width`).toBe(NARROW.width);
   expect(width.scroll, `${name}: no horizontal scrolling at ${NARROW.width} px`).toBeLessThanOrEqual(NARROW.width);
-  await saveScreenshot(page, `${name}-narrow-${locale}`);
+  await saveScreenshot(page, `${name}-narrow-${locale}`, options);
   await page.setViewportSize(size);
 }

@@ -63,6 +63,8 @@ export function AvatarCropDialog({ image, onClose }: { image: string; onClose: (
       onClose={() => !busy && onClose(false)}
       fullWidth
       maxWidth={false}
+      // The canvas keeps SPEC's 470 px; on a short window the page scrolls, not the dialog's inside.
+      scroll="body"
       aria-labelledby="avatar-dialog-title"
       aria-describedby="avatar-dialog-hint"
       slotProps={{ paper: { sx: { maxWidth: DIALOG_MAX_WIDTH, m: { xs: 2, sm: 4 }, width: { xs: 'calc(100% - 32px)', sm: 'calc(100% - 64px)' } } } }}
