@@ -13,3 +13,5 @@ export * from './schemas/runtime-config.ts';
 export * from './schemas/admin.ts';
 export * from './schemas/visitor.ts';
 export * from './schemas/account-changes.ts';
+export * from './schemas/mfa.ts';
+export * from './schemas/passwordless.ts';

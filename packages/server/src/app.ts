@@ -9,9 +9,11 @@ import { registerSpa } from './spa.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { redactUrl } from './lib/redact-url.ts';
 import { loginFlowRoutes } from './features/login-flow/login-flow.routes.ts';
+import { mfaRoutes } from './features/mfa/mfa.routes.ts';
 import { accountRoutes } from './features/account/account.routes.ts';
 import { registrationRoutes } from './features/registration/registration.routes.ts';
 import { passwordRecoveryRoutes } from './features/password-recovery/password-recovery.routes.ts';
+import { passwordlessRoutes } from './features/passwordless/passwordless.routes.ts';
 import { tenantRoutes } from './features/tenants/tenants.routes.ts';
 import { runtimeConfigRoutes } from './features/runtime-config.routes.ts';
 import { outboxRoutes } from './features/outbox/outbox.routes.ts';
@@ -58,8 +60,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
 
   await app.register(loginFlowRoutes, { ctx });
+  await app.register(mfaRoutes, { ctx });
   await app.register(registrationRoutes, { ctx });
   await app.register(passwordRecoveryRoutes, { ctx });
+  await app.register(passwordlessRoutes, { ctx });
   await app.register(tenantRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
   await app.register(runtimeConfigRoutes, { ctx });

@@ -16,7 +16,7 @@ describe('configuration from the environment', () => {
 
   it('refuses production without a public URL and real mail and SMS settings', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PUBLIC_URL, SMTP_URL, SMS_PROVIDER/);
-    const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://id.example.com/', SMTP_URL: 'smtps://u:p@smtp.example.com', SMS_PROVIDER: 'twilio' });
+    const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://id.example.com/', SMTP_URL: 'smtps://u:p@smtp.example.com', SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+15005550006' });
     expect(config).toMatchObject({ publicUrl: 'https://id.example.com', seedDemo: false, devTools: false });
   });
 });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { EsmsSettings } from './messaging/sms/esms.ts';
+import type { TwilioSettings } from './messaging/sms/twilio.ts';
 
 /**
  * Configuration from the environment, parsed and checked once at start-up. A bad value stops
@@ -30,7 +32,17 @@ const envSchema = z.object({
   TRUST_PROXY: boolish.default(false),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Passgate <no-reply@localhost>'),
+  /** Where SMS go: outbox (development only), twilio or esms (eSMS.vn). */
   SMS_PROVIDER: z.enum(['outbox', 'twilio', 'esms']).optional(),
+  TWILIO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
+  TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  /** A sending number (E.164) or a Messaging Service SID (MG…). */
+  TWILIO_FROM: z.string().min(1).optional(),
+  ESMS_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://rest.esms.vn'),
+  ESMS_API_KEY: z.string().min(1).optional(),
+  ESMS_SECRET_KEY: z.string().min(1).optional(),
+  ESMS_BRANDNAME: z.string().min(1).optional(),
   /** reCAPTCHA token verification endpoint. */
   RECAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).default('https://www.google.com/recaptcha/api/siteverify'),
   /** Seed the demo tenant, clients and user on start (default: on in development only). */
@@ -64,6 +76,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   smsProvider: 'outbox' | 'twilio' | 'esms';
+  /** The chosen provider's settings (present for twilio and esms respectively). */
+  sms: { twilio?: TwilioSettings; esms?: EsmsSettings };
   seedDemo: boolean;
   recaptchaVerifyUrl: string;
   devTools: boolean;
@@ -105,6 +119,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     }
   }
 
+  const sms = smsSettings(env);
+
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return {
     env: env.NODE_ENV,
@@ -124,6 +140,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     smsProvider: env.SMS_PROVIDER ?? 'outbox',
+    sms,
     seedDemo: env.SEED_DEMO ?? !isProduction,
     recaptchaVerifyUrl: env.RECAPTCHA_VERIFY_URL,
     devTools: !isProduction,
@@ -138,4 +155,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     webDistDir: new URL('../../web/dist', import.meta.url).pathname,
     ...overrides,
   };
+}
+
+/** The settings the chosen SMS provider needs; a missing one stops start-up naming the variable. */
+function smsSettings(env: Env): Config['sms'] {
+  const require = (names: (keyof Env)[]) => {
+    const missing = names.filter((name) => !env[name]);
+    if (missing.length > 0) {
+      throw new ConfigError(`Invalid configuration:\n  SMS_PROVIDER=${env.SMS_PROVIDER} needs: ${missing.join(', ')}`);
+    }
+  };
+  if (env.SMS_PROVIDER === 'twilio') {
+    require(['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM']);
+    return { twilio: { baseUrl: env.TWILIO_BASE_URL, accountSid: env.TWILIO_ACCOUNT_SID!, authToken: env.TWILIO_AUTH_TOKEN!, from: env.TWILIO_FROM! } };
+  }
+  if (env.SMS_PROVIDER === 'esms') {
+    require(['ESMS_API_KEY', 'ESMS_SECRET_KEY', 'ESMS_BRANDNAME']);
+    return { esms: { baseUrl: env.ESMS_BASE_URL, apiKey: env.ESMS_API_KEY!, secretKey: env.ESMS_SECRET_KEY!, brandname: env.ESMS_BRANDNAME! } };
+  }
+  return {};
 }

@@ -82,7 +82,12 @@ export interface UsersTable {
   status: string;
   enable_mfa: Bool;
   authenticator_type: string | null;
+  /** The active authenticator secret (base32), encrypted with the server key. */
   totp_secret_enc: string | null;
+  /** The last TOTP time step (30 s) accepted for this user: each code works once. */
+  totp_last_step: number | null;
+  /** An authenticator secret set up but not confirmed yet (encrypted). */
+  totp_pending_enc: string | null;
   failed_login_count: number;
   locked_until: Millis | null;
   created_at: Millis;
@@ -112,6 +117,23 @@ export interface OneTimeCodesTable {
   expires_at: Millis;
   consumed_at: Millis | null;
   last_sent_at: Millis;
+  created_at: Millis;
+}
+
+/** The MFA token of a sign-in waiting for its second step (random, hashed, single use, 5 minutes). */
+export interface MfaTokensTable {
+  /** Keyed hash (HMAC-SHA-256) of the token. */
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  /** The provider interaction (the sign-in challenge) the token belongs to. */
+  interaction_uid: string;
+  client_id: string;
+  /** totp, sms or email. */
+  token_type: string;
+  attempts: number;
+  expires_at: Millis;
+  consumed_at: Millis | null;
   created_at: Millis;
 }
 
@@ -176,6 +198,7 @@ export interface Database {
   users: UsersTable;
   password_history: PasswordHistoryTable;
   one_time_codes: OneTimeCodesTable;
+  mfa_tokens: MfaTokensTable;
   audit_events: AuditEventsTable;
   oidc_payloads: OidcPayloadsTable;
   avatars: AvatarsTable;
@@ -193,5 +216,6 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type OneTimeCodeRow = Selectable<OneTimeCodesTable>;
+export type MfaTokenRow = Selectable<MfaTokensTable>;
 export type AuditEventRow = Selectable<AuditEventsTable>;
 export type AvatarRow = Selectable<AvatarsTable>;

@@ -3,6 +3,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { createDevOutbox, type DevOutbox } from './dev-outbox.ts';
 import type { MailSender, SmsSender } from './messages.ts';
+import { esmsSmsSender } from './sms/esms.ts';
+import { twilioSmsSender } from './sms/twilio.ts';
 
 /** How the server reaches people: e-mail, SMS, and (development only) the outbox that stands in for both. */
 export interface Messaging {
@@ -14,16 +16,22 @@ export interface Messaging {
 
 /**
  * Mail goes through SMTP when SMTP_URL is set, else (development only) to the dev outbox.
- * SMS goes to the dev outbox in development; real SMS providers come later.
+ * SMS goes through the provider SMS_PROVIDER names (twilio, esms), else (development only) to the dev outbox.
  * Message bodies and codes are never logged.
  */
 export function createMessaging(config: Config, db: Db): Messaging {
   const outbox = config.devTools ? createDevOutbox(db) : undefined;
   return {
     mail: config.smtpUrl ? smtpMailSender(config.smtpUrl, config.mailFrom) : outbox ? outboxMailSender(outbox) : unavailableMailSender(),
-    sms: outbox ? outboxSmsSender(outbox) : unavailableSmsSender(config.smsProvider),
+    sms: smsSender(config, outbox),
     outbox,
   };
+}
+
+function smsSender(config: Config, outbox: DevOutbox | undefined): SmsSender {
+  if (config.smsProvider === 'twilio' && config.sms.twilio) return twilioSmsSender(config.sms.twilio);
+  if (config.smsProvider === 'esms' && config.sms.esms) return esmsSmsSender(config.sms.esms);
+  return outbox ? outboxSmsSender(outbox) : unavailableSmsSender(config.smsProvider);
 }
 
 export function smtpMailSender(smtpUrl: string, from: string): MailSender {
@@ -71,7 +79,7 @@ function unavailableSmsSender(provider: Config['smsProvider']): SmsSender {
       throw new Error(
         provider === 'outbox'
           ? 'SMS cannot be sent: SMS_PROVIDER=outbox works in development mode only.'
-          : `SMS cannot be sent: SMS_PROVIDER=${provider} is not implemented yet (only the development outbox exists).`,
+          : `SMS cannot be sent: SMS_PROVIDER=${provider} has no settings.`,
       );
     },
   };

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-21-initial.ts';
 import * as avatarsAccountIndex from './2026-11-22-avatars-account-index.ts';
+import * as mfa from './2026-11-23-mfa.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '2026-11-21-initial': initial,
   '2026-11-22-avatars-account-index': avatarsAccountIndex,
+  '2026-11-23-mfa': mfa,
 };

@@ -12,6 +12,7 @@ import { createAccountDeletionService } from './account-deletion.service.ts';
 import { signedIn } from './signed-in.ts';
 import { avatarRoutes } from './avatar.routes.ts';
 import { contactRoutes } from './contact.routes.ts';
+import { mfaSettingsRoutes } from './mfa-settings.routes.ts';
 
 const errors = { 401: errorEnvelopeSchema, 404: errorEnvelopeSchema };
 const bearer = [{ bearerAuth: [] }];
@@ -73,4 +74,5 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   avatarRoutes(app, ctx, auth);
   contactRoutes(app, ctx, auth);
+  mfaSettingsRoutes(app, ctx, auth);
 }

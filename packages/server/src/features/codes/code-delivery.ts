@@ -49,7 +49,8 @@ export async function deliverCode(
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     ctx.log.warn({ tenantId: delivery.tenant.id, purpose: delivery.kind, channel, reason }, 'a one-time code could not be sent');
-    await ctx.audit.record({ ...event, type: 'code.send_failed', details: { purpose: delivery.kind, channel, reason: reason.slice(0, 200) } });
+    // One record per failure: SMS failures are 'sms.send_failed' (the provider's error in reason), e-mail ones 'code.send_failed'.
+    await ctx.audit.record({ ...event, type: channel === 'sms' ? 'sms.send_failed' : 'code.send_failed', details: { purpose: delivery.kind, channel, reason: reason.slice(0, 200) } });
     throw new ApiError(ErrorCode.DeliveryFailed, 503, undefined, SEND_FAILED_MESSAGE);
   }
 }

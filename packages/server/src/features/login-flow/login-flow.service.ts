@@ -18,6 +18,7 @@ import { resolveFlowClient } from './flow-client.ts';
 import { completeConsent, completeLogin, interactionClientId, loadInteraction } from './interactions.ts';
 import { passwordExpiry } from './password-expiry.ts';
 import { lockoutAfterFailure } from './lockout.ts';
+import { createMfaLoginService, mfaTypeOf } from '../mfa/mfa-login.service.ts';
 
 export interface RequestMeta {
   ip: string;
@@ -28,6 +29,7 @@ const DAY = 86_400_000;
 
 export function createLoginFlowService(ctx: AppContext) {
   const { provider, clients, tenants, users, audit, rateLimits } = ctx;
+  const mfaLogin = createMfaLoginService(ctx);
 
   const clientAndTenant = (clientId: string) => resolveFlowClient(ctx, clientId);
 
@@ -117,13 +119,24 @@ export function createLoginFlowService(ctx: AppContext) {
         throw new ApiError(ErrorCode.PasswordExpired, 403);
       }
 
+      const passwordWarning = expiry.warning
+        ? { passwordWarning: { expiresAt: Math.floor(expiry.expiresAt / 1000), daysLeft: Math.max(0, Math.ceil((expiry.expiresAt - now) / DAY)) } }
+        : {};
+
+      // 2-step verification: the password is right, but the interaction stays open until the
+      // second step (POST /api/v1/mfa/login) proves the code. An SMS or e-mail code is sent only
+      // when the 2-step screen asks for it (POST /api/v1/mfa/trigger-challenge).
+      const mfaType = mfaTypeOf(user);
+      if (mfaType) {
+        await users.recordSuccessfulLogin(user.id, now);
+        const mfaToken = await mfaLogin.issueToken(user, mfaType, interaction.uid, clientId);
+        return { mfaRequired: true, tokenType: mfaType, mfaToken, ...passwordWarning };
+      }
+
       await users.recordSuccessfulLogin(user.id, now);
       await audit.record({ ...event, userId: user.id, type: 'login.success', details: { method: 'password' } });
       const redirectTo = await completeLogin(provider, interaction, user.id, ['pwd']);
-      return {
-        redirectTo,
-        ...(expiry.warning ? { passwordWarning: { expiresAt: Math.floor(expiry.expiresAt / 1000), daysLeft: Math.max(0, Math.ceil((expiry.expiresAt - now) / DAY)) } } : {}),
-      };
+      return { redirectTo, ...passwordWarning };
     },
 
     async getLogoutRequest(challenge: string): Promise<LogoutRequestInfo> {

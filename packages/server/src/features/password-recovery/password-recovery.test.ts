@@ -182,7 +182,7 @@ describe('password recovery', () => {
       server.ctx.messaging.sms = sms;
     }
     const user = await userRow(server.ctx, 'demo', '0987654321');
-    expect(await auditTypes(server.ctx, user!.id)).toContain('code.send_failed');
+    expect(await auditTypes(server.ctx, user!.id)).toContain('sms.send_failed');
     expect(await reset({ username: '0987654321', password: 'Phone-new2', code })).toEqual({ status: 200, body: { ok: true } });
     expect(await recover({ username: '0987654321' })).toMatchObject({ status: 200 });
   });

@@ -1,0 +1,166 @@
+import { ErrorCode, type CodeSentResponse, type MfaLoginBody, type MfaTriggerBody, type TokenType } from '@passgate/contract';
+import type { AppContext } from '../../context.ts';
+import type { MfaTokenRow, UserRow } from '../../db/schema.ts';
+import { randomToken } from '../../lib/ids.ts';
+import { ApiError } from '../../plugins/errors.ts';
+import { consume, RESEND_COOLDOWN_SECONDS } from '../../plugins/rate-limits.ts';
+import { messageLocale } from '../../messaging/templates/templates.ts';
+import { createCodeService, type CodeService, type CodeTarget } from '../codes/codes.service.ts';
+import { deliverCode } from '../codes/code-delivery.ts';
+import { inTransaction } from '../tenants/tenants.service.ts';
+import { completeLogin, interactionClientId, loadInteraction } from '../login-flow/interactions.ts';
+import type { VisitorMeta } from '../login-flow/visitor-input.ts';
+import { createMfaQueries } from './mfa.queries.ts';
+import { totpStep } from './totp.ts';
+
+/** DESIGN.md section 7: short-lived. */
+export const MFA_TOKEN_TTL_MS = 5 * 60_000;
+/** Wrong codes one MFA token takes before it is dead (the password step must be done again). */
+export const MFA_TOKEN_MAX_ATTEMPTS = 5;
+
+const TOKEN_TYPES: readonly string[] = ['totp', 'sms', 'email'];
+
+/** The second step an account asks for at sign-in, or null when 2-step verification is off. */
+export function mfaTypeOf(user: UserRow): TokenType | null {
+  if (user.enable_mfa !== 1 || !user.authenticator_type || !TOKEN_TYPES.includes(user.authenticator_type)) return null;
+  return user.authenticator_type as TokenType;
+}
+
+/** Where the SMS or e-mail code of the second step goes. */
+function destinationOf(user: UserRow, type: TokenType): string | null {
+  if (type === 'sms') return user.phone_number;
+  if (type === 'email') return user.email;
+  return null;
+}
+
+/** Authentication methods (RFC 8176) the finished sign-in reports in `amr`. */
+const AMR: Record<TokenType, string[]> = { totp: ['pwd', 'otp', 'mfa'], sms: ['pwd', 'sms', 'mfa'], email: ['pwd', 'otp', 'mfa'] };
+
+/**
+ * The second step of a password sign-in (SPEC.md sections 4 and 7). The MFA token is 32 random
+ * bytes, stored only as a keyed hash, bound to the user, the interaction (challenge) and the
+ * method, single use, valid 5 minutes, dead after 5 wrong codes. Any token that cannot be used
+ * (unknown, expired, used, dead, another interaction, another method) answers 1026 (400).
+ */
+export function createMfaLoginService(ctx: AppContext, codes: CodeService = createCodeService(ctx)) {
+  const tokenHash = (token: string) => ctx.keys.hmac('mfa-token', token);
+  const eventOf = (row: MfaTokenRow, meta: VisitorMeta) => ({ tenantId: row.tenant_id, clientId: row.client_id, userId: row.user_id, ip: meta.ip, userAgent: meta.userAgent });
+  const targetOf = (row: MfaTokenRow, destination: string): CodeTarget => ({ tenantId: row.tenant_id, purpose: 'mfa', destination });
+
+  /** The open token for the call, or 1026. */
+  async function openToken(token: string, type: TokenType, now: number): Promise<MfaTokenRow> {
+    const row = await createMfaQueries(ctx.db).find(tokenHash(token));
+    if (!row || row.consumed_at !== null || row.expires_at <= now || row.attempts >= MFA_TOKEN_MAX_ATTEMPTS || row.token_type !== type) {
+      throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+    }
+    return row;
+  }
+
+  async function userOf(row: MfaTokenRow): Promise<UserRow> {
+    const user = await ctx.users.findById(row.user_id);
+    // 2-step turned off or changed since the password step: the token no longer applies.
+    if (!user || user.status !== 'active' || mfaTypeOf(user) !== row.token_type) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+    return user;
+  }
+
+  async function failure(row: MfaTokenRow, meta: VisitorMeta, reason: string): Promise<never> {
+    await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.failure', details: { tokenType: row.token_type, reason } });
+    throw new ApiError(ErrorCode.CodeInvalid, 400, 'otp');
+  }
+
+  return {
+    /** Called by the password step: a new token for `user`'s second step in this interaction. */
+    async issueToken(user: UserRow, type: TokenType, interactionUid: string, clientId: string): Promise<string> {
+      const token = randomToken(32);
+      const now = Date.now();
+      await createMfaQueries(ctx.db).insert({
+        id: tokenHash(token),
+        tenantId: user.tenant_id,
+        userId: user.id,
+        interactionUid,
+        clientId,
+        tokenType: type,
+        expiresAt: now + MFA_TOKEN_TTL_MS,
+        at: now,
+      });
+      return token;
+    },
+
+    /** POST /api/v1/mfa/trigger-challenge: the SMS or e-mail code (60 s cooldown per destination). */
+    async trigger(body: MfaTriggerBody, meta: VisitorMeta): Promise<CodeSentResponse> {
+      if (body.tokenType === 'totp') throw new ApiError(ErrorCode.InvalidField, 400, 'token_type', 'The authenticator app makes its own codes: nothing is sent');
+      const row = await openToken(body.mfaToken, body.tokenType, Date.now());
+      if (body.clientId !== undefined && body.clientId !== row.client_id) throw new ApiError(ErrorCode.InvalidField, 400, 'client_id', 'client_id does not match the sign-in request');
+      const user = await userOf(row);
+      const destination = destinationOf(user, body.tokenType);
+      if (!destination) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+      const tenant = await ctx.tenants.findById(user.tenant_id);
+      if (!tenant) throw new ApiError(ErrorCode.MissingTenant, 500);
+
+      const target = targetOf(row, destination);
+      await consume(ctx.rateLimits.codeSendPerIp, `account:${user.id}`);
+      await codes.reserveSend(target, meta.ip);
+      const code = codes.generate();
+      try {
+        await deliverCode(
+          ctx,
+          { kind: 'mfa', usernameKind: body.tokenType === 'email' ? 'email' : 'phone', to: destination, locale: messageLocale(user.locale, meta.locale), tenant, name: user.name, code },
+          eventOf(row, meta),
+        );
+      } catch (error) {
+        await codes.releaseSend(target);
+        throw error;
+      }
+      // The code belongs to this token: another sign-in of the same account cannot use it.
+      await codes.store({ ...target, userId: user.id, payload: JSON.stringify({ mfaToken: row.id }) }, code);
+      await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.challenge_sent', details: { tokenType: body.tokenType } });
+      return { resendAfter: RESEND_COOLDOWN_SECONDS };
+    },
+
+    /** POST /api/v1/mfa/login: checks the code and finishes the sign-in. */
+    async login(body: MfaLoginBody, meta: VisitorMeta): Promise<{ redirectTo: string }> {
+      await consume(ctx.rateLimits.codeCheckPerIp, meta.ip);
+      const now = Date.now();
+      const row = await openToken(body.mfaToken, body.tokenType, now);
+      if (row.interaction_uid !== body.challenge) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+      const interaction = await loadInteraction(ctx.provider, body.challenge);
+      if (interactionClientId(interaction) !== row.client_id || (body.clientId !== undefined && body.clientId !== row.client_id)) {
+        throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+      }
+      const user = await userOf(row);
+      const queries = createMfaQueries(ctx.db);
+      if (!(await queries.takeAttempt(row.id, MFA_TOKEN_MAX_ATTEMPTS, now))) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+
+      if (body.tokenType === 'totp') {
+        if (!user.totp_secret_enc) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+        const step = totpStep(ctx.keys.decrypt(user.totp_secret_enc), body.otp, now);
+        if (step === null) return failure(row, meta, 'wrong_code');
+        if (!(await queries.spendTotpStep(user.id, step))) return failure(row, meta, 'replayed_code');
+        if (!(await queries.consume(row.id, Date.now()))) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+      } else {
+        const destination = destinationOf(user, body.tokenType);
+        if (!destination) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+        const check = await codes.verify(targetOf(row, destination), body.otp, { keep: true });
+        if (check.result === 'wrong') return failure(row, meta, 'wrong_code');
+        const payload = check.result === 'ok' && check.payload ? (JSON.parse(check.payload) as { mfaToken?: string }) : {};
+        if (check.result === 'expired' || payload.mfaToken !== row.id) {
+          await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.failure', details: { tokenType: row.token_type, reason: 'expired_code' } });
+          throw new ApiError(ErrorCode.RequestExpired, 400, 'otp');
+        }
+        await inTransaction(ctx.db, async (trx) => {
+          const at = Date.now();
+          if (!(await codes.consume(check.codeId, trx)) || !(await createMfaQueries(trx).consume(row.id, at))) {
+            throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+          }
+        });
+      }
+
+      const at = Date.now();
+      await ctx.users.recordSuccessfulLogin(user.id, at);
+      await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.success', details: { tokenType: row.token_type } });
+      await ctx.audit.record({ ...eventOf(row, meta), type: 'login.success', details: { method: 'password', secondFactor: row.token_type } });
+      return { redirectTo: await completeLogin(ctx.provider, interaction, user.id, AMR[body.tokenType]) };
+    },
+  };
+}
+export type MfaLoginService = ReturnType<typeof createMfaLoginService>;

@@ -1,0 +1,164 @@
+import {
+  ErrorCode,
+  type MfaAssociateResponse,
+  type MfaConfigResponse,
+  type Profile,
+  type TokenType,
+} from '@passgate/contract';
+import type { AppContext } from '../../context.ts';
+import type { Kysely } from 'kysely';
+import type { Database, UserRow, UserUpdate } from '../../db/schema.ts';
+import { verifySecret } from '../../lib/passwords.ts';
+import { ApiError } from '../../plugins/errors.ts';
+import { consume, RESEND_COOLDOWN_SECONDS } from '../../plugins/rate-limits.ts';
+import { messageLocale } from '../../messaging/templates/templates.ts';
+import { ACCOUNT_CLIENT_ID } from '../../plugins/account-auth.ts';
+import { createAuditQueries } from '../audit/audit.queries.ts';
+import { createCodeService, type CodeService, type CodeTarget } from '../codes/codes.service.ts';
+import { deliverCode } from '../codes/code-delivery.ts';
+import { inTransaction } from '../tenants/tenants.service.ts';
+import type { TenantRecord } from '../tenants/tenants.queries.ts';
+import { createUserQueries } from '../users/users.queries.ts';
+import type { VisitorMeta } from '../login-flow/visitor-input.ts';
+import { toProfile } from '../account/profile.ts';
+import { mfaTypeOf } from './mfa-login.service.ts';
+import { newTotpSecret, totpEnrollment, totpStep } from './totp.ts';
+
+export const MFA_NOT_SUPPORTED_MESSAGE = 'Registration does not support 2-Step Verification';
+export const PHONE_FIRST_MESSAGE = 'Active your phone number first';
+export const EMAIL_FIRST_MESSAGE = 'Active your email first';
+
+/**
+ * The account area's 2-step verification settings (SPEC.md sections 4, 6 and 7). Every call
+ * re-checks the password (argon2), within the per-account sign-in budget; accounts that do not
+ * sign in with a password (registered by phone code or a social provider) cannot use 2-step (1301).
+ * A new authenticator secret is kept encrypted and pending until a code from it is confirmed.
+ */
+export function createMfaSettingsService(ctx: AppContext, codes: CodeService = createCodeService(ctx)) {
+  const eventOf = (user: UserRow, meta: VisitorMeta) => ({ tenantId: user.tenant_id, clientId: ACCOUNT_CLIENT_ID, userId: user.id, ip: meta.ip, userAgent: meta.userAgent });
+  const setupTarget = (user: UserRow, destination: string): CodeTarget => ({ tenantId: user.tenant_id, purpose: 'mfa_setup', destination });
+
+  async function checkPassword(user: UserRow, password: string, meta: VisitorMeta): Promise<void> {
+    if (user.registration_method !== 'password' || !user.password_hash) throw new ApiError(ErrorCode.ClientLacksPermission, 403, undefined, MFA_NOT_SUPPORTED_MESSAGE);
+    // Per account (the sign-in budget) and per address (the code-check budget): the re-check is no password oracle.
+    await consume(ctx.rateLimits.loginPerAccount, `me-mfa:${user.id}`);
+    await consume(ctx.rateLimits.codeCheckPerIp, meta.ip);
+    if (!(await verifySecret(user.password_hash, password))) throw new ApiError(ErrorCode.WrongCredentials, 400, 'password');
+  }
+
+  /** The verified phone number or e-mail address codes of `type` go to, or 400 telling what to do first. */
+  function destinationFor(user: UserRow, type: 'sms' | 'email'): string {
+    if (type === 'sms') {
+      if (!user.phone_number || user.phone_number_verified !== 1) throw new ApiError(ErrorCode.InvalidField, 400, 'authenticator_type', PHONE_FIRST_MESSAGE);
+      return user.phone_number;
+    }
+    if (!user.email || user.email_verified !== 1) throw new ApiError(ErrorCode.InvalidField, 400, 'authenticator_type', EMAIL_FIRST_MESSAGE);
+    return user.email;
+  }
+
+  async function tenantOf(user: UserRow): Promise<TenantRecord> {
+    const tenant = await ctx.tenants.findById(user.tenant_id);
+    if (!tenant) throw new ApiError(ErrorCode.MissingTenant, 404);
+    return tenant;
+  }
+
+  async function profileOf(userId: string): Promise<Profile> {
+    const updated = await ctx.users.findById(userId);
+    if (!updated) throw new ApiError(ErrorCode.NotAuthenticated, 401);
+    return toProfile(updated, ctx.config.publicUrl);
+  }
+
+  /** Turns 2-step on with `type` (replacing any earlier method), audited, in one transaction with `before`. */
+  async function enable(user: UserRow, type: TokenType, changes: UserUpdate, meta: VisitorMeta, before?: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
+    const previous = mfaTypeOf(user);
+    const now = Date.now();
+    await inTransaction(ctx.db, async (trx) => {
+      if (before) await before(trx);
+      await createUserQueries(trx).update(user.id, { enable_mfa: 1, authenticator_type: type, totp_pending_enc: null, updated_at: now, ...changes });
+      await createAuditQueries(trx).record(
+        previous ? { ...eventOf(user, meta), type: 'mfa.method_changed', details: { from: previous, to: type } } : { ...eventOf(user, meta), type: 'mfa.enabled', details: { tokenType: type } },
+        now,
+      );
+    });
+  }
+
+  return {
+    /** POST /api/v1/me/mfa/config: the password re-check before the security settings. */
+    async config(user: UserRow, password: string, meta: VisitorMeta): Promise<MfaConfigResponse> {
+      await checkPassword(user, password, meta);
+      return { enabledMfa: mfaTypeOf(user) !== null, authenticatorType: mfaTypeOf(user) };
+    },
+
+    /** POST /api/v1/me/mfa/associate: a pending authenticator secret (QR code), or a code by SMS or e-mail. */
+    async associate(user: UserRow, password: string, type: TokenType, meta: VisitorMeta): Promise<MfaAssociateResponse> {
+      await checkPassword(user, password, meta);
+      const tenant = await tenantOf(user);
+      if (type === 'totp') {
+        const secret = newTotpSecret();
+        await ctx.users.update(user.id, { totp_pending_enc: ctx.keys.encrypt(secret), updated_at: Date.now() });
+        const label = user.email ?? user.phone_number ?? user.id;
+        const { otpauthUri, qrcode } = await totpEnrollment(secret, tenant.brandName || 'Passgate', label);
+        return { success: true, qrcode, secret, otpauthUri };
+      }
+      const destination = destinationFor(user, type);
+      const target = setupTarget(user, destination);
+      await consume(ctx.rateLimits.codeSendPerIp, `account:${user.id}`);
+      await codes.reserveSend(target, meta.ip);
+      const code = codes.generate();
+      try {
+        await deliverCode(
+          ctx,
+          { kind: 'mfa_setup', usernameKind: type === 'email' ? 'email' : 'phone', to: destination, locale: messageLocale(user.locale, meta.locale), tenant, name: user.name, code },
+          eventOf(user, meta),
+        );
+      } catch (error) {
+        await codes.releaseSend(target);
+        throw error;
+      }
+      await codes.store({ ...target, userId: user.id, payload: JSON.stringify({ tokenType: type }) }, code);
+      return { success: true, resendAfter: RESEND_COOLDOWN_SECONDS };
+    },
+
+    /** POST /api/v1/me/mfa/confirm: the code from the new method turns 2-step on with it. */
+    async confirm(user: UserRow, password: string, type: TokenType, code: string, meta: VisitorMeta): Promise<Profile> {
+      await checkPassword(user, password, meta);
+      if (type === 'totp') {
+        if (!user.totp_pending_enc) throw new ApiError(ErrorCode.RequestExpired, 400, 'code', 'Set up the authenticator app first');
+        const secret = ctx.keys.decrypt(user.totp_pending_enc);
+        const step = totpStep(secret, code);
+        if (step === null) {
+          await ctx.audit.record({ ...eventOf(user, meta), type: 'mfa.failure', details: { tokenType: type, reason: 'setup_wrong_code' } });
+          throw new ApiError(ErrorCode.CodeInvalid, 400, 'code');
+        }
+        // The setup code is spent too: it cannot sign in afterwards.
+        await enable(user, type, { totp_secret_enc: user.totp_pending_enc, totp_last_step: step }, meta);
+        return profileOf(user.id);
+      }
+      const destination = destinationFor(user, type);
+      const check = await codes.verify(setupTarget(user, destination), code, { keep: true });
+      if (check.result === 'wrong') {
+        await ctx.audit.record({ ...eventOf(user, meta), type: 'mfa.failure', details: { tokenType: type, reason: 'setup_wrong_code' } });
+        throw new ApiError(ErrorCode.CodeInvalid, 400, 'code');
+      }
+      const payload = check.result === 'ok' && check.payload ? (JSON.parse(check.payload) as { tokenType?: string }) : {};
+      if (check.result === 'expired' || check.userId !== user.id || payload.tokenType !== type) throw new ApiError(ErrorCode.RequestExpired, 400, 'code');
+      await enable(user, type, { totp_secret_enc: null, totp_last_step: null }, meta, async (trx) => {
+        if (!(await codes.consume(check.codeId, trx))) throw new ApiError(ErrorCode.RequestExpired, 400, 'code');
+      });
+      return profileOf(user.id);
+    },
+
+    /** POST /api/v1/me/mfa/disable: turns 2-step off and forgets the authenticator secret. */
+    async disable(user: UserRow, password: string, meta: VisitorMeta): Promise<Profile> {
+      await checkPassword(user, password, meta);
+      const previous = mfaTypeOf(user);
+      const now = Date.now();
+      await inTransaction(ctx.db, async (trx) => {
+        await createUserQueries(trx).update(user.id, { enable_mfa: 0, authenticator_type: null, totp_secret_enc: null, totp_pending_enc: null, totp_last_step: null, updated_at: now });
+        if (previous) await createAuditQueries(trx).record({ ...eventOf(user, meta), type: 'mfa.disabled', details: { tokenType: previous } }, now);
+      });
+      return profileOf(user.id);
+    },
+  };
+}
+export type MfaSettingsService = ReturnType<typeof createMfaSettingsService>;
