@@ -15,6 +15,8 @@ import Login from './routes/login/Login.tsx';
 // far better than many); every other screen is its own chunk, so the first load of /login never
 // fetches the account area (nor oidc-client-ts).
 const Logout = lazy(() => import('./routes/logout/Logout.tsx'));
+const Login2Step = lazy(() => import('./routes/login/Login2Step.tsx'));
+const LoginPasswordless = lazy(() => import('./routes/login/LoginPasswordless.tsx'));
 const ErrorScreen = lazy(() => import('./routes/errors/ErrorScreen.tsx'));
 const SessionExpired = lazy(() => import('./routes/errors/SessionExpired.tsx'));
 const Privacy = lazy(() => import('./routes/privacy/Privacy.tsx'));
@@ -60,6 +62,8 @@ export function AppRoutes() {
         <Routes>
           <Route path="/" element={<Navigate to="/user/dashboard" replace />} />
           <Route path="/login" element={<Login />} />
+          <Route path="/login/mfa" element={<Login2Step />} />
+          <Route path="/login/passwordless" element={<LoginPasswordless />} />
           <Route path="/logout" element={<Logout />} />
           <Route path="/register" element={<Register />} />
           <Route path="/activation" element={<Activation />} />

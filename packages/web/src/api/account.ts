@@ -6,6 +6,11 @@ import type {
   emailVerifyBodySchema,
   phoneUpdateBodySchema,
   phoneVerifyBodySchema,
+  MfaAssociateBody,
+  MfaAssociateResponse,
+  MfaConfigResponse,
+  MfaConfirmBody,
+  MfaPasswordBody,
   Profile,
   ProfileUpdateBody,
   Tenant,
@@ -30,6 +35,12 @@ export const accountApi = {
   updatePhoneNumber: (token: string, body: PhoneUpdateBody) => api.post<Profile>('/v1/me/phoneNumber/update', { ...body }, { token }),
   /** 204 (or `{ ok: true }`): the account, its sessions and grants are gone. */
   deleteAccount: (token: string) => api.delete<unknown>('/v1/me', { token }),
+  /** The password re-check before the security settings: answers whether 2-step verification is on. */
+  mfaConfig: (token: string, body: MfaPasswordBody) => api.post<MfaConfigResponse>('/v1/me/mfa/config', { ...body }, { token }),
+  /** totp: the QR code and secret; sms/email: sends the code. */
+  mfaAssociate: (token: string, body: MfaAssociateBody) => api.post<MfaAssociateResponse>('/v1/me/mfa/associate', { ...body }, { token }),
+  mfaConfirm: (token: string, body: MfaConfirmBody) => api.post<Profile>('/v1/me/mfa/confirm', { ...body }, { token }),
+  mfaDisable: (token: string, body: MfaPasswordBody) => api.post<Profile>('/v1/me/mfa/disable', { ...body }, { token }),
 };
 
 type AccountApi = typeof accountApi;

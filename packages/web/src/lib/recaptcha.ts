@@ -19,7 +19,7 @@ declare global {
 }
 
 /** The actions reported to reCAPTCHA (letters and underscores only). */
-export type RecaptchaAction = 'register' | 'activation_resend' | 'password_recover' | 'password_reset';
+export type RecaptchaAction = 'register' | 'activation_resend' | 'password_recover' | 'password_reset' | 'passwordless_send' | 'passwordless_resend' | 'passwordless_login';
 
 export const RECAPTCHA_SCRIPT_URL = 'https://www.google.com/recaptcha/api.js';
 const LOAD_TIMEOUT_MS = 15_000;

@@ -10,6 +10,8 @@ import { Loading } from '../../components/Loading.tsx';
 
 // Personal information brings the forms and the avatar cropper: a chunk of its own.
 const Profile = lazy(() => import('./profile/Profile.tsx'));
+// Security and 2-step verification: another chunk, which also holds the re-checked password for the visit.
+const SecurityArea = lazy(() => import('./security/SecurityArea.tsx'));
 
 /** /user/*: the signed-in account area, its own chunk (the login screens never load it). */
 export default function AccountArea() {
@@ -32,6 +34,14 @@ export default function AccountArea() {
             element={
               <Suspense fallback={<Loading />}>
                 <Profile />
+              </Suspense>
+            }
+          />
+          <Route
+            path="security/*"
+            element={
+              <Suspense fallback={<Loading />}>
+                <SecurityArea />
               </Suspense>
             }
           />

@@ -1,7 +1,10 @@
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
+import SecurityIcon from '@mui/icons-material/LockOutlined';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../components/Loading.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
@@ -37,6 +40,21 @@ export function Dashboard() {
               {t('account.dashboard.description')}
             </Typography>
           </CardContent>
+        </Card>
+      )}
+      {profile.data && (
+        <Card variant="outlined" sx={{ borderRadius: 3, mt: 3 }}>
+          <CardActionArea component={Link} to="/user/security" sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-start', gap: 2, p: 3 }}>
+            <SecurityIcon color="primary" aria-hidden />
+            <div>
+              <Typography variant="h2" component="p">
+                {t('account.security.heading')}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {t('account.security.dashboardText')}
+              </Typography>
+            </div>
+          </CardActionArea>
         </Card>
       )}
     </Box>

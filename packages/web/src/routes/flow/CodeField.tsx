@@ -6,21 +6,24 @@ import { digitsOnly } from './flow-validation.ts';
 interface Props {
   id: string;
   label: 'activationCode' | 'recoveryCode';
+  /** A label of the caller's own (wins over `label`). */
+  labelText?: string;
   value: string;
   onChange: (value: string) => void;
   error?: string | null;
   inputRef?: Ref<HTMLInputElement>;
   autoFocus?: boolean;
+  disabled?: boolean;
 }
 
 /** A one-time code field: digits only (anything else typed or pasted is dropped, so "123 456" pastes whole), 6 at most. */
-export function CodeField({ id, label, value, onChange, error, inputRef, autoFocus }: Props) {
+export function CodeField({ id, label, labelText, value, onChange, error, inputRef, autoFocus, disabled }: Props) {
   const { t } = useTranslation();
   return (
     <FormField
       id={id}
       name="code"
-      label={t(`fields.${label}`)}
+      label={labelText ?? t(`fields.${label}`)}
       value={value}
       onChange={(event) => onChange(digitsOnly(event.target.value))}
       inputRef={inputRef}
@@ -28,6 +31,7 @@ export function CodeField({ id, label, value, onChange, error, inputRef, autoFoc
       inputMode="numeric"
       pattern="[0-9]*"
       autoFocus={autoFocus}
+      disabled={disabled}
       required
       error={error}
       spellCheck={false}

@@ -14,6 +14,11 @@ export function canResetPassword(client: PublicClient): boolean {
   return loginOptions(client, anyBrowser).forgotPassword;
 }
 
+/** SPEC.md section 6: /login/passwordless needs passwordlessAuthenticationAllowed and passwordless:login. */
+export function canUsePasswordless(client: PublicClient): boolean {
+  return loginOptions(client, anyBrowser).passwordless;
+}
+
 /** The kinds of username an existing account of this client may have: those it signs in with or registers. */
 export function accountUsernameKinds(client: PublicClient): UsernameKind[] {
   const kinds = new Set([...loginOptions(client, anyBrowser).usernameKinds, ...registerUsernameKinds(client)]);

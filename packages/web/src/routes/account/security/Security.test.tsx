@@ -1,0 +1,162 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Profile } from '@passgate/contract';
+import { apiError, json, stubFetch, type RecordedRequest } from '../../../test/fetch-stub.ts';
+import { profile, signIn } from '../../../test/account.ts';
+import { renderApp } from '../../../test/render.tsx';
+
+type Routes = Parameters<typeof stubFetch>[0];
+const posts = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.method === 'POST' && r.path === path);
+const QR = 'data:image/png;base64,iVBORw0KGgo=';
+
+async function openSecurity(routes: Routes = {}, me: Partial<Profile> = {}, locale: 'en' | 'vi' = 'en') {
+  signIn();
+  const requests = stubFetch({ 'GET /api/v1/me': json(200, profile(me)), ...routes });
+  await renderApp(`/user/security?locale=${locale}`);
+  await screen.findByRole('heading', { level: 1, name: locale === 'en' ? 'Security' : 'Bảo mật' });
+  await screen.findByText('••••••••');
+  return { requests, user: userEvent.setup() };
+}
+
+/** The re-check dialog, password typed and submitted. */
+async function recheck(user: ReturnType<typeof userEvent.setup>, password = 'Secret#1') {
+  await user.click(await screen.findByRole('button', { name: /^2-Step Verification: (ON|OFF)$/ }));
+  const dialog = await screen.findByRole('dialog', { name: 'Verify it is you' });
+  await user.type(within(dialog).getByLabelText(/Password/), `${password}{Enter}`);
+  return dialog;
+}
+
+async function openMfaPage(routes: Routes = {}, me: Partial<Profile> = {}) {
+  const opened = await openSecurity({ 'POST /api/v1/me/mfa/config': json(200, { enabledMfa: true, authenticatorType: 'email' }), ...routes }, { enableMfa: true, authenticatorType: 'email', ...me });
+  await recheck(opened.user);
+  await screen.findByRole('heading', { level: 1, name: '2-Step Verification' });
+  return opened;
+}
+
+describe('the Security page', () => {
+  it('shows the issues, the masked password, 2-step OFF and the registration method', async () => {
+    await openSecurity({}, { phoneNumber: '0912345678', phoneNumberVerified: false });
+    expect(screen.getByText('2-Step Verification is off')).toBeInTheDocument();
+    expect(screen.getByText('Your phone number is not verified')).toBeInTheDocument();
+    expect(screen.getByText('••••••••')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '2-Step Verification: OFF' })).toBeInTheDocument();
+    expect(screen.getByText('Registration method')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['en', 'Registration does not support 2-Step Verification', 'Google'],
+    ['vi', 'Phương thức đăng ký không hỗ trợ xác minh 2 bước', 'Google'],
+  ] as const)('tells an account not registered by password that 2-step is not supported (%s)', async (locale, text, method) => {
+    await openSecurity({}, { registrationMethod: 'google' }, locale);
+    expect(screen.getByText(text)).toBeInTheDocument();
+    expect(screen.getByText(method)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /2-Step Verification:|Xác minh 2 bước:/ })).toBeNull();
+  });
+
+  it('is linked from the dashboard', async () => {
+    signIn();
+    stubFetch({ 'GET /api/v1/me': json(200, profile()) });
+    await renderApp('/user/dashboard?locale=en');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('link', { name: /Security/ }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Security' })).toBeInTheDocument();
+  });
+});
+
+describe('the password re-check dialog', () => {
+  it('needs a password, shows the something-went-wrong panel with Back on a wrong one', async () => {
+    const { user, requests } = await openSecurity({ 'POST /api/v1/me/mfa/config': apiError(400, 1017, 'Wrong password') });
+    await user.click(screen.getByRole('button', { name: '2-Step Verification: OFF' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Verify it is you' });
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(within(dialog).getByText('Please enter your password')).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/me/mfa/config')).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText(/Password/), 'wrong{Enter}');
+    expect(await within(dialog).findByText('Sorry, something went wrong there')).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/me/mfa/config')[0]?.body).toEqual({ password: 'wrong' });
+    await user.click(within(dialog).getByRole('button', { name: 'Back' }));
+    expect(within(dialog).getByLabelText(/Password/)).toHaveValue('');
+  });
+
+  it('goes to the greeting when 2-step is off, and Get Started to the authenticator page', async () => {
+    const { user } = await openSecurity({ 'POST /api/v1/me/mfa/config': json(200, { enabledMfa: false, authenticatorType: null }) });
+    await recheck(user);
+    await user.click(await screen.findByRole('link', { name: 'Get Started' }));
+    expect(await screen.findByRole('heading', { level: 1, name: '2-Step Verification' })).toBeInTheDocument();
+    // The held password survives the move: the page does not bounce back to Security.
+    expect(screen.getByRole('region', { name: 'Google Authenticator' })).toBeInTheDocument();
+  });
+
+  it('goes to the 2-step page when it is on, with the active method highlighted', async () => {
+    await openMfaPage();
+    expect(within(screen.getByRole('region', { name: 'Email OTP' })).getByText('Active')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'SMS OTP' })).queryByText('Active')).toBeNull();
+  });
+});
+
+describe('the 2-step verification page', () => {
+  it.each(['/user/security/mfa', '/user/security/authenticator'])('%s without a held password redirects to Security', async (path) => {
+    signIn();
+    stubFetch({ 'GET /api/v1/me': json(200, profile()) });
+    await renderApp(`${path}?locale=en`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Security' })).toBeInTheDocument();
+  });
+
+  it('disables SMS without a verified phone and e-mail without an address', async () => {
+    await openMfaPage({}, { email: null, emailVerified: false, phoneNumber: null, authenticatorType: 'totp' });
+    const sms = screen.getByRole('region', { name: 'SMS OTP' });
+    expect(within(sms).getByText('Active your phone number first')).toBeInTheDocument();
+    expect(within(sms).getByRole('button', { name: 'Set up SMS OTP' })).toBeDisabled();
+    const email = screen.getByRole('region', { name: 'Email OTP' });
+    expect(within(email).getByText('Active your email first')).toBeInTheDocument();
+    expect(within(email).getByRole('button', { name: 'Set up Email OTP' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Set up Google Authenticator' })).toBeEnabled();
+  });
+
+  it('sets up e-mail OTP: read-only address, countdown into Resend, confirm, success', async () => {
+    const { user, requests } = await openMfaPage({
+      'POST /api/v1/me/mfa/associate': json(200, { success: true, resendAfter: 1 }),
+      'POST /api/v1/me/mfa/confirm': json(200, profile({ enableMfa: true, authenticatorType: 'email' })),
+    });
+    await user.click(screen.getByRole('button', { name: 'Set up Email OTP' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set up Email OTP' });
+    expect(within(dialog).getByRole('textbox', { name: 'Email' })).toHaveAttribute('readonly');
+    expect(within(dialog).getByRole('textbox', { name: 'Email' })).toHaveValue('demo@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    expect(await within(dialog).findByRole('button', { name: /Resend code in 1s/ })).toBeDisabled();
+    expect(posts(requests, '/api/v1/me/mfa/associate')[0]?.body).toEqual({ password: 'Secret#1', authenticator_type: 'email' });
+    expect(await within(dialog).findByRole('button', { name: 'Resend verification code' }, { timeout: 3000 })).toBeEnabled();
+
+    await user.type(within(dialog).getByRole('textbox', { name: /Verification code/ }), '123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Active 2-Step Verification successfully')).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/me/mfa/confirm')[0]?.body).toEqual({ password: 'Secret#1', authenticator_type: 'email', code: '123456' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('sets up the authenticator app: the QR code and secret, then the code', async () => {
+    const { user, requests } = await openMfaPage({
+      'POST /api/v1/me/mfa/associate': json(200, { success: true, qrcode: QR, secret: 'JBSWY3DPEHPK3PXP', otpauthUri: 'otpauth://totp/Passgate:demo?secret=JBSWY3DPEHPK3PXP' }),
+      'POST /api/v1/me/mfa/confirm': json(200, profile({ enableMfa: true, authenticatorType: 'totp' })),
+    });
+    await user.click(screen.getByRole('button', { name: 'Set up Google Authenticator' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set up Google Authenticator' });
+    expect(await within(dialog).findByRole('img', { name: 'QR code for the authenticator app' })).toHaveAttribute('src', QR);
+    expect(within(dialog).getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    await user.type(within(dialog).getByRole('textbox', { name: /Verification code/ }), '654321{Enter}');
+    expect(await screen.findByText('Active 2-Step Verification successfully')).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/me/mfa/confirm')[0]?.body).toEqual({ password: 'Secret#1', authenticator_type: 'totp', code: '654321' });
+    expect(within(screen.getByRole('region', { name: 'Google Authenticator' })).getByText('Active')).toBeInTheDocument();
+  });
+
+  it('turns 2-step off with the held password and returns to Security', async () => {
+    const { user, requests } = await openMfaPage({ 'POST /api/v1/me/mfa/disable': json(200, profile({ enableMfa: false })) });
+    await user.click(screen.getByRole('button', { name: 'Turn off 2-Step Verification' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Security' })).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/me/mfa/disable')[0]?.body).toEqual({ password: 'Secret#1' });
+    expect(screen.getByRole('button', { name: '2-Step Verification: OFF' })).toBeInTheDocument();
+  });
+});

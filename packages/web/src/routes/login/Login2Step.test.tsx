@@ -1,0 +1,74 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { changeLanguage } from '../../i18n/i18n.ts';
+import { browser } from '../../lib/browser.ts';
+import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
+import { loginRequest } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+
+const CHALLENGE = 'challenge-1';
+const REQUEST = `GET /api/v1/requests/login/${CHALLENGE}`;
+const TRIGGER = 'POST /api/v1/mfa/trigger-challenge';
+const LOGIN = 'POST /api/v1/mfa/login';
+const MFA_TOKEN = 'mfa-token-0123456789abcdef';
+const USERNAME = 'demo@example.com';
+
+async function renderMfa(tokenType: 'totp' | 'sms' | 'email', answers: Record<string, Response> = {}) {
+  await changeLanguage('en');
+  const requests = stubFetch({ [REQUEST]: json(200, loginRequest()), [TRIGGER]: json(200, { resendAfter: 60 }), ...answers });
+  await renderApp(`/login/mfa?challenge=${CHALLENGE}&locale=en`, { tokenType, mfaToken: MFA_TOKEN, username: USERNAME, challenge: CHALLENGE });
+  await screen.findByRole('heading', { level: 1, name: '2-Step Verification' });
+  return requests;
+}
+
+const posts = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.method === 'POST' && r.path === path);
+
+describe('Login2Step screen', () => {
+  it('goes to Error 500 without the MFA token or type in the route state', async () => {
+    stubFetch({ [REQUEST]: json(200, loginRequest()) });
+    await renderApp(`/login/mfa?challenge=${CHALLENGE}&locale=en`, { username: USERNAME, challenge: CHALLENGE });
+    expect(await screen.findByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
+  });
+
+  it('sms: sends the code on arrival, verifies in snake_case and follows redirectTo', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    const requests = await renderMfa('sms', { [LOGIN]: json(200, { redirectTo: 'http://localhost:3000/oidc/auth/resume-1' }) });
+    expect(screen.getByText(`We sent a 6-digit code by SMS to the phone number of ${USERNAME}.`)).toBeInTheDocument();
+    await waitFor(() => expect(posts(requests, '/api/v1/mfa/trigger-challenge')).toHaveLength(1));
+    expect(posts(requests, '/api/v1/mfa/trigger-challenge')[0]?.body).toEqual({ token_type: 'sms', mfa_token: MFA_TOKEN, client_id: 'demo-app' });
+    await waitFor(() => expect(screen.getByRole('button', { name: /^Resend code/ })).toBeDisabled());
+
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/^Verification code/), '12a3456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/oidc/auth/resume-1'));
+    expect(posts(requests, '/api/v1/mfa/login')[0]?.body).toEqual({ token_type: 'sms', mfa_token: MFA_TOKEN, otp: '123456', challenge: CHALLENGE, client_id: 'demo-app' });
+  });
+
+  it('totp: asks for the authenticator code and sends nothing on arrival', async () => {
+    const requests = await renderMfa('totp');
+    expect(screen.getByText('Enter the 6-digit code from your authenticator app.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Resend code/ })).not.toBeInTheDocument();
+    expect(posts(requests, '/api/v1/mfa/trigger-challenge')).toEqual([]);
+  });
+
+  it('shows 1040 on the code', async () => {
+    await renderMfa('totp', { [LOGIN]: apiError(400, 1040, 'bad code') });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/^Verification code/), '000000');
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Verification code is not valid');
+    expect(screen.getByLabelText(/^Verification code/)).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('offers Back to log in when the token can no longer be used (1026)', async () => {
+    await renderMfa('totp', { [LOGIN]: apiError(400, 1026, 'expired') });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/^Verification code/), '000000');
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your request has expired, please retry');
+    await user.click(screen.getByRole('button', { name: 'Back to log in' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Demo App' })).toBeInTheDocument();
+  });
+});

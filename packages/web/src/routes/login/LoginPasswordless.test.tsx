@@ -1,0 +1,83 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { changeLanguage } from '../../i18n/i18n.ts';
+import { browser } from '../../lib/browser.ts';
+import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
+import { loginRequest, tenant } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+
+const CHALLENGE = 'challenge-1';
+const REQUEST = `GET /api/v1/requests/login/${CHALLENGE}`;
+const SEND = 'POST /api/v1/passwordless/send';
+const LOGIN = 'POST /api/v1/passwordless/login';
+const PHONE = '0912345678';
+
+async function renderPasswordless(answers: Record<string, Response> = {}) {
+  await changeLanguage('en');
+  const requests = stubFetch({ [REQUEST]: json(200, loginRequest()), [SEND]: json(200, { resendAfter: 60 }), ...answers });
+  await renderApp(`/login/passwordless?challenge=${CHALLENGE}&locale=en`);
+  await screen.findByRole('heading', { level: 1, name: 'Log in with a phone number' });
+  return requests;
+}
+
+const posts = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.method === 'POST' && r.path === path);
+
+async function sendPhone(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(screen.getByLabelText(/^Phone number/), PHONE);
+  await user.click(screen.getByRole('button', { name: 'Send code' }));
+}
+
+describe('LoginPasswordless screen', () => {
+  it('goes to Error 403 when the tenant does not allow passwordless sign-in', async () => {
+    await changeLanguage('en');
+    stubFetch({ [REQUEST]: json(200, loginRequest({}, { tenant: tenant({ passwordlessAuthenticationAllowed: false }) })) });
+    await renderApp(`/login/passwordless?challenge=${CHALLENGE}&locale=en`);
+    expect(await screen.findByRole('heading', { name: 'Forbidden' })).toBeInTheDocument();
+  });
+
+  it('limits the phone to 10 characters and checks it before sending', async () => {
+    const requests = await renderPasswordless();
+    const phone = screen.getByLabelText(/^Phone number/);
+    expect(phone).toHaveAttribute('maxlength', '10');
+    const user = userEvent.setup();
+    await user.type(phone, '12345');
+    await user.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(screen.getByText('12345 has an invalid format')).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/passwordless/send')).toEqual([]);
+  });
+
+  it('sends the code, shows the code step, and the edit icon returns to the phone step', async () => {
+    const requests = await renderPasswordless();
+    const user = userEvent.setup();
+    await sendPhone(user);
+    expect(await screen.findByLabelText(/^Verification code/)).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/passwordless/send')[0]?.body).toEqual({ challenge: CHALLENGE, phone_number: PHONE, client_id: 'demo-app' });
+    expect(screen.getByText(`Enter the 6-digit code we sent to ${PHONE}.`)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: /^Resend code/ })).toBeDisabled());
+
+    await user.click(screen.getByRole('button', { name: 'Change the phone number' }));
+    expect(screen.getByLabelText(/^Phone number/)).toHaveValue(PHONE);
+    expect(screen.queryByLabelText(/^Verification code/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send code' })).toBeInTheDocument();
+  });
+
+  it('logs in with the code and follows redirectTo', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    const requests = await renderPasswordless({ [LOGIN]: json(200, { redirectTo: 'http://localhost:3000/oidc/auth/resume-2' }) });
+    const user = userEvent.setup();
+    await sendPhone(user);
+    await user.type(await screen.findByLabelText(/^Verification code/), '654321');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/oidc/auth/resume-2'));
+    expect(posts(requests, '/api/v1/passwordless/login')[0]?.body).toEqual({ challenge: CHALLENGE, phone_number: PHONE, code: '654321', client_id: 'demo-app' });
+  });
+
+  it("says 'Account does not exist' for 1010", async () => {
+    await renderPasswordless({ [SEND]: apiError(404, 1010, 'no account') });
+    const user = userEvent.setup();
+    await sendPhone(user);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Account does not exist');
+    expect(screen.getByLabelText(/^Phone number/)).toBeInTheDocument();
+  });
+});
