@@ -7,8 +7,9 @@ import { clearRequestCache } from '../lib/request-cache.ts';
 import { setRuntimeConfig } from '../lib/runtime-config.ts';
 import { testConfig } from './fixtures.ts';
 
-// The first render of a lazy screen transforms its chunk on the fly: give it time.
-configure({ asyncUtilTimeout: 5000 });
+// The first render of a lazy screen transforms its chunk on the fly, which takes seconds on a
+// busy two-core machine (CI runs other suites beside it): give it time.
+configure({ asyncUtilTimeout: 15_000 });
 
 beforeAll(async () => {
   await initI18n('vi');

@@ -1,0 +1,165 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { TOTP } from 'otpauth';
+import { AccountPage } from './account-pages.ts';
+import { tr, type Locale } from './i18n.ts';
+
+export type MfaMethod = 'totp' | 'sms' | 'email';
+
+/** /user/security: security issues, the masked password, the 2-Step Verification row and the registration method. */
+export class SecurityPage extends AccountPage {
+  async expectShown(): Promise<void> {
+    await expect(this.page).toHaveURL(/\/user\/security$/);
+    await expect(this.heading).toHaveText(this.t('account.security.heading'));
+    await expect(this.page).toHaveTitle(`${this.t('account.security.heading')} · ${this.t('app.name')}`);
+  }
+
+  /** The 2-Step Verification row (a button named with its state) that opens the password re-check. */
+  mfaRow(state: 'on' | 'off'): Locator {
+    return this.page.getByRole('button', { name: this.t('account.security.signin.mfaOpen', { state: this.t(`account.security.${state}`) }), exact: true });
+  }
+  get mfaUnsupported(): Locator {
+    return this.page.getByText(this.t('account.security.signin.mfaUnsupported'), { exact: true });
+  }
+  /** The 'Registration method' row (its value is not unique on the page: 'Password' is also a row's label). */
+  get registrationMethodRow(): Locator {
+    return this.page.getByRole('listitem').filter({ has: this.page.getByText(this.t('account.security.signin.registrationMethod'), { exact: true }) });
+  }
+  async expectRegistrationMethod(method: string): Promise<void> {
+    await expect(this.registrationMethodRow).toHaveText(`${this.t('account.security.signin.registrationMethod')}${this.t(`account.security.methods.${method}`)}`);
+  }
+
+  // The password re-check dialog.
+  get checkDialog(): Locator {
+    return this.page.getByRole('dialog', { name: this.t('account.security.check.title'), exact: true });
+  }
+  get checkPassword(): Locator {
+    return this.checkDialog.getByRole('textbox', { name: this.t('account.security.check.password'), exact: true });
+  }
+  get checkNext(): Locator {
+    return this.checkDialog.getByRole('button', { name: this.t('common.next'), exact: true });
+  }
+}
+
+/** /user/security/mfa/greeting and /user/security/mfa (…/authenticator): the methods, SET UP, OFF and the setup dialogs. */
+export class MfaPage extends AccountPage {
+  get getStarted(): Locator {
+    return this.page.getByRole('link', { name: this.t('account.security.greeting.start'), exact: true });
+  }
+  async expectShown(): Promise<void> {
+    await expect(this.heading).toHaveText(this.t('account.security.mfa.title'));
+    for (const method of ['totp', 'sms', 'email'] as const) await expect(this.card(method)).toBeVisible();
+  }
+  card(method: MfaMethod): Locator {
+    return this.page.getByRole('region', { name: this.t(`account.security.mfa.methods.${method}.name`), exact: true });
+  }
+  setUp(method: MfaMethod): Locator {
+    return this.page.getByRole('button', { name: this.t('account.security.mfa.setUpLabel', { method: this.t(`account.security.mfa.methods.${method}.name`) }), exact: true });
+  }
+  get turnOff(): Locator {
+    return this.page.getByRole('button', { name: this.t('account.security.mfa.turnOff'), exact: true });
+  }
+  get activated(): Locator {
+    return this.page.getByRole('alert').filter({ hasText: this.t('account.security.setup.activated') });
+  }
+  activeChip(method: MfaMethod): Locator {
+    return this.card(method).getByText(this.t('account.security.mfa.active'), { exact: true });
+  }
+
+  // The setup dialogs.
+  dialog(method: MfaMethod): Locator {
+    return this.page.getByRole('dialog', { name: this.t(`account.security.setup.${method}Title`), exact: true });
+  }
+  get qrCode(): Locator {
+    return this.dialog('totp').getByRole('img', { name: this.t('account.security.setup.qrAlt'), exact: true });
+  }
+  get secret(): Locator {
+    return this.dialog('totp').locator('code');
+  }
+  code(method: MfaMethod): Locator {
+    return this.dialog(method).getByRole('textbox', { name: this.t('account.security.setup.code'), exact: true });
+  }
+  button(method: MfaMethod, key: string): Locator {
+    return this.dialog(method).getByRole('button', { name: this.t(key), exact: true });
+  }
+}
+
+/** /login/mfa: the second step of a sign-in. */
+export class Login2StepPage {
+  constructor(
+    readonly page: Page,
+    readonly locale: Locale = 'vi',
+  ) {}
+
+  async expectShown(intro: string): Promise<void> {
+    await expect(this.page).toHaveURL(/\/login\/mfa(\?|$)/);
+    await expect(this.page.getByRole('heading', { level: 1 })).toHaveText(tr(this.locale, 'login2Step.heading'));
+    await expect(this.page.getByText(intro, { exact: true })).toBeVisible();
+    await expect(this.code).toBeVisible();
+  }
+  get code(): Locator {
+    return this.page.getByRole('textbox', { name: tr(this.locale, 'login2Step.code'), exact: true });
+  }
+  get submit(): Locator {
+    return this.page.getByRole('button', { name: tr(this.locale, 'login2Step.submit'), exact: true });
+  }
+  async verify(code: string): Promise<void> {
+    await this.code.fill(code);
+    await this.submit.click();
+  }
+}
+
+/** /login/passwordless: the phone number and Send code, then the SMS code and Log in. */
+export class PasswordlessPage {
+  constructor(
+    readonly page: Page,
+    readonly locale: Locale = 'vi',
+  ) {}
+
+  async expectShown(): Promise<void> {
+    await expect(this.page).toHaveURL(/\/login\/passwordless\?(.*&)?challenge=/);
+    await expect(this.page.getByRole('heading', { level: 1 })).toHaveText(tr(this.locale, 'passwordless.heading'));
+    await expect(this.phone).toBeVisible();
+  }
+  get phone(): Locator {
+    return this.page.getByRole('textbox', { name: tr(this.locale, 'fields.phoneNumber'), exact: true });
+  }
+  get sendCode(): Locator {
+    return this.page.getByRole('button', { name: tr(this.locale, 'passwordless.sendCode'), exact: true });
+  }
+  get code(): Locator {
+    return this.page.getByRole('textbox', { name: tr(this.locale, 'passwordless.code'), exact: true });
+  }
+  get submit(): Locator {
+    return this.page.getByRole('button', { name: tr(this.locale, 'passwordless.submit'), exact: true });
+  }
+  get editPhone(): Locator {
+    return this.page.getByRole('button', { name: tr(this.locale, 'passwordless.editPhone'), exact: true });
+  }
+}
+
+const STEP_MS = 30_000;
+
+/**
+ * The authenticator app of the scenario: the codes of the secret shown in the setup dialog (SHA1,
+ * 6 digits, 30 s). Each 30-s step is used at most once, as the server accepts each code once.
+ */
+export class Authenticator {
+  private readonly totp: TOTP;
+  private lastStep = -1;
+
+  constructor(secret: string) {
+    this.totp = new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 });
+  }
+
+  /** A code of a step not used yet, waiting for the next step when this one was spent. */
+  async nextCode(page: Page): Promise<string> {
+    let now = Date.now();
+    const step = Math.floor(now / STEP_MS);
+    if (step <= this.lastStep) {
+      await page.waitForTimeout((this.lastStep + 1) * STEP_MS - now + 250);
+      now = Date.now();
+    }
+    this.lastStep = Math.floor(now / STEP_MS);
+    return this.totp.generate({ timestamp: now });
+  }
+}
