@@ -25,3 +25,32 @@ export const profileSchema = z.object({
   registrationMethod: registrationMethodSchema,
 });
 export type Profile = z.infer<typeof profileSchema>;
+
+/** Audit events a user is shown about their own account (GET /api/v1/me/security-events). */
+export const securityEventTypes = [
+  'login.success',
+  'login.failure',
+  'login.locked',
+  'password.reset',
+  'password.changed',
+  'email.changed',
+  'phone.changed',
+  'mfa.enabled',
+  'mfa.disabled',
+  'mfa.method_changed',
+  'mfa.failure',
+  'passwordless.success',
+] as const;
+
+export const securityEventsSchema = z.object({
+  items: z.array(
+    z.object({
+      type: z.enum(securityEventTypes),
+      /** ISO 8601. */
+      createdAt: z.string(),
+      ip: z.string().nullable(),
+      userAgent: z.string().nullable(),
+    }),
+  ),
+});
+export type SecurityEvents = z.infer<typeof securityEventsSchema>;

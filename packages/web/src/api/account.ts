@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type {
-  AvatarUploadBody,
+import type { AvatarUploadBody,
   CodeSentResponse,
   emailUpdateBodySchema,
   emailVerifyBodySchema,
@@ -13,8 +12,7 @@ import type {
   MfaPasswordBody,
   Profile,
   ProfileUpdateBody,
-  Tenant,
-} from '@passgate/contract';
+  Tenant, SecurityEvents } from '@passgate/contract';
 import { api } from './client.ts';
 
 export type EmailVerifyBody = z.output<typeof emailVerifyBodySchema>;
@@ -41,6 +39,8 @@ export const accountApi = {
   mfaAssociate: (token: string, body: MfaAssociateBody) => api.post<MfaAssociateResponse>('/v1/me/mfa/associate', { ...body }, { token }),
   mfaConfirm: (token: string, body: MfaConfirmBody) => api.post<Profile>('/v1/me/mfa/confirm', { ...body }, { token }),
   mfaDisable: (token: string, body: MfaPasswordBody) => api.post<Profile>('/v1/me/mfa/disable', { ...body }, { token }),
+  /** The account's recent security events (sign-ins, failures, changes), newest first. */
+  securityEvents: (token: string) => api.get<SecurityEvents>('/v1/me/security-events', { token }),
 };
 
 type AccountApi = typeof accountApi;

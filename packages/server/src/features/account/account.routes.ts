@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorCode, errorEnvelopeSchema, profileSchema, profileUpdateBodySchema, tenantSchema } from '@passgate/contract';
+import { ErrorCode, errorEnvelopeSchema, profileSchema, profileUpdateBodySchema, securityEventsSchema, securityEventTypes, tenantSchema } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { toPublicTenant } from '../tenants/tenants.queries.ts';
@@ -23,6 +23,32 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   const auth = signedIn(ctx);
   const profiles = createProfileService(ctx);
   const deletion = createAccountDeletionService(ctx);
+
+  api.get('/api/v1/me/security-events', {
+    schema: {
+      tags: ['account'],
+      summary: 'Recent security events of the signed-in user (the last 30 days, newest first, at most 20)',
+      security: bearer,
+      response: { 200: securityEventsSchema, ...errors },
+    },
+    onRequest: auth.authenticate,
+    handler: async (request) => {
+      const since = Date.now() - 30 * 86_400_000;
+      const rows = await ctx.audit.listForUser(auth.user(request).id, 100);
+      const shown = new Set<string>(securityEventTypes);
+      return {
+        items: rows
+          .filter((row) => row.created_at >= since && shown.has(row.type))
+          .slice(0, 20)
+          .map((row) => ({
+            type: row.type as (typeof securityEventTypes)[number],
+            createdAt: new Date(row.created_at).toISOString(),
+            ip: row.ip,
+            userAgent: row.user_agent,
+          })),
+      };
+    },
+  });
 
   api.get('/api/v1/me', {
     schema: { tags: ['account'], summary: "The signed-in user's profile", security: bearer, response: { 200: profileSchema, ...errors } },

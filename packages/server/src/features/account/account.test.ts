@@ -34,6 +34,26 @@ describe('GET /api/v1/me and /api/v1/me/tenant', () => {
     });
   });
 
+  it("lists the user's recent security events, newest first, and only security-relevant ones", async () => {
+    // The sign-ins above, plus a failed attempt now.
+    const demoApp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+    await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!').catch(() => undefined);
+    const user = await server.ctx.users.findByEmail('demo', 'demo@example.com');
+    await server.ctx.audit.record({ type: 'login.failure', userId: user!.id, tenantId: 'demo', ip: '198.51.100.7', details: { reason: 'wrong_password' } });
+    await server.ctx.audit.record({ type: 'user.created', userId: user!.id, tenantId: 'demo' });
+
+    const response = await get('/api/v1/me/security-events', { authorization: `Bearer ${accountToken}` });
+    expect(response.status).toBe(200);
+    const { items } = (await response.json()) as any;
+    expect(items[0]).toMatchObject({ type: 'login.failure', ip: '198.51.100.7', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(items.map((i: any) => i.type)).toContain('login.success');
+    expect(items.map((i: any) => i.type)).not.toContain('user.created');
+    expect(JSON.stringify(items)).not.toMatch(/wrong_password|details/);
+
+    expect((await get('/api/v1/me/security-events')).status).toBe(401);
+    expect((await get('/api/v1/me/security-events', { authorization: `Bearer ${relyingPartyToken}` })).status).toBe(401);
+  });
+
   it("answers the user's tenant", async () => {
     const response = await get('/api/v1/me/tenant', { authorization: `Bearer ${accountToken}` });
     expect(response.status).toBe(200);

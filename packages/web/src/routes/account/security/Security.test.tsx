@@ -35,6 +35,21 @@ async function openMfaPage(routes: Routes = {}, me: Partial<Profile> = {}) {
 }
 
 describe('the Security page', () => {
+  it('lists the recent security events from the audit table', async () => {
+    await openSecurity({
+      'GET /api/v1/me/security-events': json(200, {
+        items: [
+          { type: 'login.failure', createdAt: '2026-11-20T08:15:00.000Z', ip: '198.51.100.7', userAgent: null },
+          { type: 'mfa.enabled', createdAt: '2026-11-19T10:00:00.000Z', ip: null, userAgent: null },
+        ],
+      }),
+    });
+    expect(await screen.findByRole('heading', { name: 'Recent security events' })).toBeInTheDocument();
+    expect(screen.getByText('Failed sign-in attempt')).toBeInTheDocument();
+    expect(screen.getByText(/198\.51\.100\.7/)).toBeInTheDocument();
+    expect(screen.getByText('2-Step Verification turned on')).toBeInTheDocument();
+  });
+
   it('shows the issues, the masked password, 2-step OFF and the registration method', async () => {
     await openSecurity({}, { phoneNumber: '0912345678', phoneNumberVerified: false });
     expect(screen.getByText('2-Step Verification is off')).toBeInTheDocument();

@@ -19,10 +19,11 @@ import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
 import { SectionCard } from '../profile/SectionCard.tsx';
 import { useProfile } from '../use-profile.ts';
 import { PasswordCheckDialog } from './PasswordCheckDialog.tsx';
+import { RecentSecurityEvents } from './RecentSecurityEvents.tsx';
 
 type IssueKey = 'mfaOff' | 'emailUnverified' | 'phoneUnverified';
 
-/** What needs the user's attention, read from the profile (recent security events are not served yet). */
+/** What needs the user's attention, read from the profile (the recent security events come from the audit table). */
 export function securityIssues(profile: Profile): IssueKey[] {
   const issues: IssueKey[] = [];
   if (profile.registrationMethod === 'password' && !profile.enableMfa) issues.push('mfaOff');
@@ -77,6 +78,7 @@ export function SecurityPage() {
                 ))}
               </List>
             )}
+            <RecentSecurityEvents />
           </SectionCard>
           <SectionCard id="security-signin" title={t('account.security.signin.title')} description={t('account.security.signin.description')}>
             <List disablePadding>
