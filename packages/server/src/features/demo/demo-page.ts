@@ -1,4 +1,5 @@
-import { devPage, escapeHtml } from '../outbox/dev-page.ts';
+import { escapeHtml } from '../../lib/html.ts';
+import { devPage } from '../outbox/dev-page.ts';
 
 export interface DemoClientInfo {
   id: string;

@@ -1,7 +1,4 @@
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
+import { escapeHtml } from '../../lib/html.ts';
 
 /** A plain, self-contained development page: no scripts (the CSP allows none inline), inline styles only. */
 export function devPage(title: string, body: string, lang = 'en'): string {

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { DevOutboxItem } from '../../messaging/dev-outbox.ts';
-import { devPage, escapeHtml } from './dev-page.ts';
+import { escapeHtml } from '../../lib/html.ts';
+import { devPage } from './dev-page.ts';
 
 const querySchema = z.object({
   to: z.string().trim().max(254).optional(),

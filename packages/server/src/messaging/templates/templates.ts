@@ -1,4 +1,5 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@passgate/contract';
+import { escapeHtml } from '../../lib/html.ts';
 import { en, enNotices } from './en.ts';
 import { vi, viNotices } from './vi.ts';
 import type { ChangeNoticeCatalogue, ChangeNoticeKind, CodeMessageCatalogue, CodeMessageKind } from './texts.ts';
@@ -38,9 +39,6 @@ export function localeFromAcceptLanguage(header: string | undefined): Locale {
   return (LOCALES as readonly string[]).includes(first) ? (first as Locale) : DEFAULT_LOCALE;
 }
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
 
 const paragraph = (text: string) => `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#333333;">${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
 
