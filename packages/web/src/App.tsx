@@ -6,7 +6,7 @@ import { ApiError, NetworkError } from './api/errors.ts';
 import { ErrorBoundary } from './components/ErrorBoundary.tsx';
 import { Loading } from './components/Loading.tsx';
 import { StartupFailure } from './components/StartupFailure.tsx';
-import { changeLanguage, currentLanguage } from './i18n/i18n.ts';
+import { changeLanguage, currentLanguage, loadTranslationPart } from './i18n/i18n.ts';
 import { queryLocale } from './i18n/language.ts';
 import { appTheme } from './theme/themes.ts';
 import Login from './routes/login/Login.tsx';
@@ -26,7 +26,8 @@ const ActivationResend = lazy(() => import('./routes/register/ActivationResend.t
 const PasswordRecover = lazy(() => import('./routes/password/PasswordRecover.tsx'));
 const PasswordUpdate = lazy(() => import('./routes/password/PasswordUpdate.tsx'));
 const PasswordComingExpire = lazy(() => import('./routes/password/PasswordComingExpire.tsx'));
-const AccountArea = lazy(() => import('./routes/account/AccountArea.tsx'));
+// The account area's strings are a translation part of their own, fetched with its code.
+const AccountArea = lazy(() => Promise.all([import('./routes/account/AccountArea.tsx'), loadTranslationPart('account')]).then(([area]) => area));
 const AccountDeleted = lazy(() => import('./routes/account-deleted/AccountDeleted.tsx'));
 
 /** React's report of an error a boundary caught: failed API calls are shown on screen, not logged. */

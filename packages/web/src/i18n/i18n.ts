@@ -3,16 +3,33 @@ import { initReactI18next } from 'react-i18next';
 import type { Locale } from '@passgate/contract';
 import { asLocale } from './language.ts';
 
-/** Each language is its own chunk: the first load fetches only the one it shows. */
-const bundles: Record<Locale, () => Promise<{ default: Record<string, unknown> }>> = {
-  vi: () => import('./vi.json'),
-  en: () => import('./en.json'),
-};
+type Bundle = () => Promise<{ default: Record<string, unknown> }>;
+
+/**
+ * Translations come in parts, one chunk per part and language, so the first load of /login
+ * fetches only the sign-in screens' strings in the language it shows. The account area's strings
+ * are a part of their own, loaded when that area opens (`loadTranslationPart`).
+ */
+const parts = {
+  flow: { vi: () => import('./vi.json'), en: () => import('./en.json') },
+  account: { vi: () => import('./account/vi.json'), en: () => import('./account/en.json') },
+} satisfies Record<string, Record<Locale, Bundle>>;
+
+export type TranslationPart = keyof typeof parts;
+
+const wanted = new Set<TranslationPart>(['flow']);
+const loaded = new Set<string>();
 
 async function ensureLoaded(locale: Locale): Promise<void> {
-  if (i18n.hasResourceBundle(locale, 'translation')) return;
-  const bundle = await bundles[locale]();
-  i18n.addResourceBundle(locale, 'translation', bundle.default, true, true);
+  await Promise.all(
+    [...wanted].map(async (part) => {
+      if (loaded.has(`${part}:${locale}`)) return;
+      const bundle = await parts[part][locale]();
+      // Every part shares the one namespace, so keys stay "account.profile.title" wherever they live.
+      i18n.addResourceBundle(locale, 'translation', bundle.default, true, true);
+      loaded.add(`${part}:${locale}`);
+    }),
+  );
 }
 
 export async function initI18n(locale: Locale): Promise<typeof i18n> {
@@ -27,6 +44,12 @@ export async function initI18n(locale: Locale): Promise<typeof i18n> {
   }
   await changeLanguage(locale);
   return i18n;
+}
+
+/** Loads a part's strings in the current language, and in every language switched to later. */
+export async function loadTranslationPart(part: TranslationPart): Promise<void> {
+  wanted.add(part);
+  await ensureLoaded(currentLanguage());
 }
 
 export async function changeLanguage(locale: Locale): Promise<void> {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { errorCodes, errorMessages } from '@passgate/contract/rules';
-import en from './en.json';
-import vi from './vi.json';
+import accountEn from './account/en.json';
+import accountVi from './account/vi.json';
+import flowEn from './en.json';
+import flowVi from './vi.json';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -40,7 +42,16 @@ const SPEC_FLOW_TEXTS = ['Your account is now active', 'Update Password successf
 
 const variables = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
+// The parts share one namespace (i18n.ts), so they are checked as the one tree they become.
+const vi = { ...flowVi, ...accountVi };
+const en = { ...flowEn, ...accountEn };
+
 describe('translation files', () => {
+  it('keep each top-level key in one part only, so no part overwrites another', () => {
+    expect(Object.keys(accountVi).filter((key) => key in flowVi)).toEqual([]);
+    expect(Object.keys(accountEn).filter((key) => key in flowEn)).toEqual([]);
+  });
+
   const viKeys = leafKeys(vi);
   const enKeys = leafKeys(en);
 

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import { changeLanguage, initI18n } from '../i18n/i18n.ts';
+import { changeLanguage, initI18n, loadTranslationPart } from '../i18n/i18n.ts';
 import { resetRecaptcha } from '../lib/recaptcha.ts';
 import { clearRequestCache } from '../lib/request-cache.ts';
 import { setRuntimeConfig } from '../lib/runtime-config.ts';
@@ -13,6 +13,7 @@ configure({ asyncUtilTimeout: 15_000 });
 
 beforeAll(async () => {
   await initI18n('vi');
+  await loadTranslationPart('account');
   // index.html's icon, which a client's theme replaces while its screens are shown.
   const icon = document.createElement('link');
   icon.rel = 'icon';
