@@ -21,6 +21,8 @@ export const ErrorCode = {
   EmailAlreadySet: 1021,
   RequestExpired: 1026,
   NoActiveCredentials: 1027,
+  /** Not in the catalogue's table: the authenticator is already registered (SPEC.md's 'This device is already registered'). */
+  DeviceAlreadyRegistered: 1028,
   PasswordReused: 1031,
   CodeInvalid: 1040,
   ActivationCodeInvalid: 1041,
@@ -50,6 +52,8 @@ export const ErrorCode = {
   ResendTooSoon: 1291,
   /** Not in the catalogue's table: the e-mail or SMS could not be sent (a 503 the user can retry). */
   DeliveryFailed: 1292,
+  /** Not in the catalogue's table: Google or Facebook could not be reached or failed (a 503 the user can retry). */
+  ProviderUnavailable: 1293,
   ClientLacksPermission: 1301,
   UserBlocked: 1302,
   TenantDisallows: 1303,
@@ -79,6 +83,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   1021: 'An email already exists, another one cannot be set',
   1026: 'Your request has expired, please retry',
   1027: 'You do not have any active credentials',
+  1028: 'This device is already registered',
   1031: 'This password has already been used',
   1040: 'Verification code is not valid',
   1041: 'Username or activation code is not valid',
@@ -104,6 +109,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   1290: 'Too many requests, please try again later',
   1291: 'A code was sent a moment ago, please wait before asking for another one',
   1292: 'We could not send the code, please try again',
+  1293: 'The sign-in provider cannot be reached, try again',
   1301: 'The client does not have permission for this action',
   1302: 'User is temporarily blocked',
   1303: 'The tenant does not allow this action',

@@ -15,3 +15,5 @@ export * from './schemas/visitor.ts';
 export * from './schemas/account-changes.ts';
 export * from './schemas/mfa.ts';
 export * from './schemas/passwordless.ts';
+export * from './schemas/webauthn.ts';
+export * from './schemas/social.ts';

@@ -8,3 +8,11 @@ export * from './capabilities.ts';
 export * from './validation.ts';
 export * from './case.ts';
 export * from './locale.ts';
+
+import { DEVICE_NAME_MAX_LENGTH } from './validation.ts';
+
+/** WebAuthn devices (SPEC.md section 9): name length, device sign-in validity, poll interval, redirect after verification. */
+export const DEVICE_NAME_MAX = DEVICE_NAME_MAX_LENGTH;
+export const DEVICE_LOGIN_TTL_SECONDS = 300;
+export const DEVICE_LOGIN_POLL_MS = 1000;
+export const DEVICE_VERIFY_REDIRECT_SECONDS = 5;

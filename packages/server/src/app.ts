@@ -14,6 +14,8 @@ import { accountRoutes } from './features/account/account.routes.ts';
 import { registrationRoutes } from './features/registration/registration.routes.ts';
 import { passwordRecoveryRoutes } from './features/password-recovery/password-recovery.routes.ts';
 import { passwordlessRoutes } from './features/passwordless/passwordless.routes.ts';
+import { webauthnRoutes } from './features/webauthn/webauthn.routes.ts';
+import { socialRoutes } from './features/social/social.routes.ts';
 import { tenantRoutes } from './features/tenants/tenants.routes.ts';
 import { runtimeConfigRoutes } from './features/runtime-config.routes.ts';
 import { outboxRoutes } from './features/outbox/outbox.routes.ts';
@@ -64,6 +66,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(registrationRoutes, { ctx });
   await app.register(passwordRecoveryRoutes, { ctx });
   await app.register(passwordlessRoutes, { ctx });
+  await app.register(webauthnRoutes, { ctx });
+  await app.register(socialRoutes, { ctx });
   await app.register(tenantRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
   await app.register(runtimeConfigRoutes, { ctx });

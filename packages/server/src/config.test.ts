@@ -7,6 +7,16 @@ describe('configuration from the environment', () => {
     expect(config).toMatchObject({ env: 'development', port: 3000, publicUrl: 'http://localhost:3000', issuer: 'http://localhost:3000/oidc', databaseUrl: 'sqlite:./data/passgate.sqlite', seedDemo: true, devTools: true });
   });
 
+  it('checks Google and Facebook tokens at the providers by default, or at the URLs given (tests, proxies)', () => {
+    expect(loadConfig({}).social).toEqual({ googleApiUrl: 'https://www.googleapis.com', facebookGraphUrl: 'https://graph.facebook.com/v19.0' });
+    expect(loadConfig({ GOOGLE_API_URL: 'http://127.0.0.1:9000/', FACEBOOK_GRAPH_URL: 'http://127.0.0.1:9000/v19.0/' }).social).toEqual({
+      googleApiUrl: 'http://127.0.0.1:9000',
+      facebookGraphUrl: 'http://127.0.0.1:9000/v19.0',
+    });
+    expect(() => loadConfig({ GOOGLE_API_URL: 'not a url' })).toThrow(/GOOGLE_API_URL/);
+    expect(() => loadConfig({ FACEBOOK_GRAPH_URL: 'ftp://graph.example' })).toThrow(/FACEBOOK_GRAPH_URL/);
+  });
+
   it('names the variable whose value is bad', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must start with sqlite: or postgres/);

@@ -45,6 +45,10 @@ const envSchema = z.object({
   ESMS_BRANDNAME: z.string().min(1).optional(),
   /** reCAPTCHA token verification endpoint. */
   RECAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).default('https://www.google.com/recaptcha/api/siteverify'),
+  /** Google's API for checking sign-in access tokens (tokeninfo, userinfo); changed only for tests or a proxy. */
+  GOOGLE_API_URL: z.url({ protocol: /^https?$/ }).default('https://www.googleapis.com'),
+  /** Facebook's Graph API (debug_token, /me), with its version; changed only for tests or a proxy. */
+  FACEBOOK_GRAPH_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v19.0'),
   /** Seed the demo tenant, clients and user on start (default: on in development only). */
   SEED_DEMO: boolish.optional(),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86400).default(3600),
@@ -80,6 +84,8 @@ export interface Config {
   sms: { twilio?: TwilioSettings; esms?: EsmsSettings };
   seedDemo: boolean;
   recaptchaVerifyUrl: string;
+  /** Base URLs of the social sign-in providers' APIs, without a trailing slash. */
+  social: { googleApiUrl: string; facebookGraphUrl: string };
   devTools: boolean;
   ttl: { accessToken: number; idToken: number; refreshToken: number; session: number; interaction: number };
   rateLimit: { loginPerIp: number; lockoutAfterFailures: number; codeSendsPerIpPerHour: number };
@@ -143,6 +149,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     sms,
     seedDemo: env.SEED_DEMO ?? !isProduction,
     recaptchaVerifyUrl: env.RECAPTCHA_VERIFY_URL,
+    social: { googleApiUrl: env.GOOGLE_API_URL.replace(/\/+$/, ''), facebookGraphUrl: env.FACEBOOK_GRAPH_URL.replace(/\/+$/, '') },
     devTools: !isProduction,
     ttl: {
       accessToken: env.ACCESS_TOKEN_TTL,

@@ -3,15 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { ErrorCode } from '@passgate/contract';
+import { ErrorCode, effectiveCapabilities } from '@passgate/contract';
 import type { AppContext } from './context.ts';
 import { envelope } from './plugins/errors.ts';
 import { allowThirdParties, type ThirdParty } from './plugins/security-headers.ts';
 
 /**
  * The single-page app: hashed assets (precompressed at build time) cached for long, every other
- * page answered with index.html. A login-flow page whose client uses reCAPTCHA gets a policy that
- * lets Google's script in; every other page keeps the strict one.
+ * page answered with index.html. A login-flow page whose client uses reCAPTCHA, or Google or
+ * Facebook sign-in, gets a policy that lets that script in; every other page keeps the strict one.
  */
 export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const distDir = ctx.config.webDistDir;
@@ -46,7 +46,14 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
   });
 }
 
-/** The third parties the client behind a login-flow page (`?challenge=`) needs. */
+/** The pages that show the Google and Facebook buttons (SPEC.md section 2). */
+const SOCIAL_PAGES = new Set(['/login', '/register']);
+
+/**
+ * The third parties the client behind a login-flow page (`?challenge=`) needs: reCAPTCHA when it
+ * has it; on the login and register pages, Google and Facebook when it has the app id and the
+ * login capability (the rule that shows their buttons).
+ */
 async function thirdPartiesOfPage(ctx: AppContext, request: FastifyRequest): Promise<ThirdParty[]> {
   const challenge = (request.query as Record<string, unknown>).challenge;
   if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(challenge)) return [];
@@ -54,5 +61,12 @@ async function thirdPartiesOfPage(ctx: AppContext, request: FastifyRequest): Pro
   const clientId = interaction?.params.client_id;
   if (typeof clientId !== 'string') return [];
   const client = await ctx.clients.findById(clientId);
-  return client?.recaptcha.enabled ? ['recaptcha'] : [];
+  if (!client) return [];
+  const parties: ThirdParty[] = client.recaptcha.enabled ? ['recaptcha'] : [];
+  if (SOCIAL_PAGES.has(request.url.split('?')[0] ?? '')) {
+    const capabilities = effectiveCapabilities(client.permissions);
+    if (client.googleAppId && capabilities.has('social:google:login')) parties.push('google');
+    if (client.facebookAppId && capabilities.has('social:facebook:login')) parties.push('facebook');
+  }
+  return parties;
 }

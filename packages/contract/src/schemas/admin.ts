@@ -52,6 +52,8 @@ export const clientSettingsSchema = z.object({
   permissions: z.array(z.enum(capabilities)),
   googleAppId: z.string().min(1).max(300).nullable(),
   facebookAppId: z.string().min(1).max(300).nullable(),
+  /** Clear text only on the way in; stored encrypted with the server key, never returned (null removes it). */
+  facebookAppSecret: z.string().min(1).max(300).nullable(),
   usernamePolicy: usernamePolicySchema.nullable(),
   recaptcha: recaptchaConfigurationSchema.extend({ secret: z.string().min(1).max(300).optional() }),
   termsPrivacy: termsPrivacySchema,

@@ -64,6 +64,7 @@ export const CLIENT_FLAGS: FlagSpec[] = [
   { flag: 'permissions', field: 'permissions', kind: 'list', help: "capabilities, comma-separated ('': every capability)" },
   { flag: 'google-app-id', field: 'googleAppId', kind: 'nullable', help: 'Google sign-in app id' },
   { flag: 'facebook-app-id', field: 'facebookAppId', kind: 'nullable', help: 'Facebook sign-in app id' },
+  { flag: 'facebook-app-secret', field: 'facebookAppSecret', kind: 'nullable', help: "Facebook app secret, to check Facebook tokens (stored encrypted; '' removes it)", secret: true },
   { flag: 'email-allowed-domains', field: 'usernamePolicy.email.allowedDomains', kind: 'list', help: 'username policy: allowed e-mail domains, comma-separated' },
   { flag: 'email-regex', field: 'usernamePolicy.email.regexValidation', kind: 'optional', help: 'username policy: regular expression for e-mail addresses' },
   { flag: 'phone-regex', field: 'usernamePolicy.phone.regexValidation', kind: 'optional', help: 'username policy: regular expression for phone numbers' },

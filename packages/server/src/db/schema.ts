@@ -45,6 +45,8 @@ export interface ClientsTable {
   permissions: Json;
   google_app_id: string | null;
   facebook_app_id: string | null;
+  /** Encrypted with the server key; never returned. Needed to check Facebook tokens (debug_token, appsecret_proof). */
+  facebook_app_secret_encrypted: string | null;
   username_policy: Json | null;
   recaptcha_enabled: Bool;
   recaptcha_site_key: string | null;
@@ -137,6 +139,90 @@ export interface MfaTokensTable {
   created_at: Millis;
 }
 
+/** A Google or Facebook identity linked to an account: (tenant, provider, subject) is unique. */
+export interface UserIdentitiesTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  /** google or facebook. */
+  provider: string;
+  /** The provider's id of the person (Google's sub, Facebook's user id). */
+  subject: string;
+  /** The e-mail address the provider gave at linking time. */
+  email: string | null;
+  created_at: Millis;
+}
+
+/**
+ * A social sign-in waiting for the user to prove the existing account its verified e-mail belongs
+ * to (random token, hashed, single use, 10 minutes), bound to the identity, the account, the
+ * interaction and the client.
+ */
+export interface SocialLinkTokensTable {
+  /** Keyed hash (HMAC-SHA-256) of the token. */
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  interaction_uid: string;
+  client_id: string;
+  provider: string;
+  subject: string;
+  /** The provider's (verified) e-mail address. */
+  email: string | null;
+  /** Wrong passwords tried with this token. */
+  attempts: number;
+  expires_at: Millis;
+  consumed_at: Millis | null;
+  created_at: Millis;
+}
+
+/** A user's registered WebAuthn device; inactive until its activation code is confirmed. */
+export interface WebauthnCredentialsTable {
+  /** Our id of the device (`webauthnCredentialId`). */
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  /** The authenticator's credential id, base64url; unique per tenant. */
+  credential_id: string;
+  /** The COSE public key; blob on SQLite, bytea on PostgreSQL; a Buffer either way. */
+  public_key: Buffer;
+  /** The last signature counter seen (0 for authenticators that do not count). */
+  counter: number;
+  /** JSON list of transports (usb, nfc, ble, internal, hybrid…), as the browser reported them. */
+  transports: Json | null;
+  device_name: string;
+  active: Bool;
+  created_at: Millis;
+  last_used_at: Millis | null;
+}
+
+/**
+ * A WebAuthn ceremony or device challenge: registration (5 minutes), activation and deletion
+ * codes (10 minutes), sign-in with a device (300 s). Random, stored hashed, single use, bound to
+ * the user, the client and (sign-in) the interaction.
+ */
+export interface WebauthnChallengesTable {
+  /** Keyed hash (HMAC-SHA-256) of the challenge id handed out. */
+  id: string;
+  tenant_id: string;
+  /** registration, activation, deletion or authn. */
+  type: string;
+  user_id: string;
+  client_id: string;
+  /** The provider interaction (sign-in challenge) of a device sign-in. */
+  interaction_uid: string | null;
+  /** The device (webauthn_credentials.id) an activation or deletion is for. */
+  credential_id: string | null;
+  /** The WebAuthn challenge (base64url) the authenticator signs. */
+  webauthn_challenge: string | null;
+  /** Keyed hash of a device sign-in's redirect URL key. */
+  redirect_key_hash: string | null;
+  /** pending, approved (device sign-in asserted) or consumed. */
+  state: string;
+  expires_at: Millis;
+  created_at: Millis;
+}
+
 export interface AuditEventsTable {
   id: string;
   tenant_id: string | null;
@@ -199,6 +285,10 @@ export interface Database {
   password_history: PasswordHistoryTable;
   one_time_codes: OneTimeCodesTable;
   mfa_tokens: MfaTokensTable;
+  webauthn_credentials: WebauthnCredentialsTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  user_identities: UserIdentitiesTable;
+  social_link_tokens: SocialLinkTokensTable;
   audit_events: AuditEventsTable;
   oidc_payloads: OidcPayloadsTable;
   avatars: AvatarsTable;
@@ -217,5 +307,9 @@ export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type OneTimeCodeRow = Selectable<OneTimeCodesTable>;
 export type MfaTokenRow = Selectable<MfaTokensTable>;
+export type WebauthnCredentialRow = Selectable<WebauthnCredentialsTable>;
+export type WebauthnChallengeRow = Selectable<WebauthnChallengesTable>;
+export type UserIdentityRow = Selectable<UserIdentitiesTable>;
+export type SocialLinkTokenRow = Selectable<SocialLinkTokensTable>;
 export type AuditEventRow = Selectable<AuditEventsTable>;
 export type AvatarRow = Selectable<AvatarsTable>;

@@ -1,9 +1,14 @@
-const SECRET_PARAMS = /^(code|challenge|authnChallenge|state|token|access_token|id_token|id_token_hint|refresh_token|login_hint|client_secret|code_verifier|xsrf)$/i;
+// input_token and appsecret_proof: Facebook's token check (Graph API), should such a URL ever reach a log.
+const SECRET_PARAMS = /^(code|challenge|authnChallenge|oauth_challenge|state|token|access_token|input_token|appsecret_proof|id_token|id_token_hint|refresh_token|login_hint|client_secret|code_verifier|xsrf)$/i;
 
 /** A request URL fit for logs: secret query values and login-flow challenges replaced. */
 export function redactUrl(url: string): string {
   const [path = '', query] = url.split('?', 2);
-  const safePath = path.replace(/(\/requests\/(?:login|logout)\/)[^/]+/, '$1[redacted]').replace(/(\/oidc\/(?:auth|interaction)\/)[^/]+/, '$1[redacted]');
+  const safePath = path
+    .replace(/(\/requests\/(?:login|logout)\/)[^/]+/, '$1[redacted]')
+    .replace(/(\/oidc\/(?:auth|interaction)\/)[^/]+/, '$1[redacted]')
+    // A device sign-in request (the verify-device page reads it); not the poll.
+    .replace(/(\/api\/v2\/device-login\/)(?!poll$)[^/]+/, '$1[redacted]');
   if (!query) return safePath;
   const params = new URLSearchParams(query);
   for (const key of [...params.keys()]) if (SECRET_PARAMS.test(key)) params.set(key, '[redacted]');

@@ -3,21 +3,35 @@ import helmet from '@fastify/helmet';
 
 type Directives = Record<string, string[]>;
 
+type SourceKind = 'script' | 'frame' | 'connect' | 'style';
+
 /** Origins a page may load third-party code from, by what needs it (only pages whose client uses it). */
 export const THIRD_PARTY_SOURCES = {
   recaptcha: { script: ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'], frame: ['https://www.google.com/recaptcha/'], connect: ['https://www.google.com/recaptcha/'] },
-} as const;
+  // Google Identity Services, as its CSP guide lists it.
+  google: {
+    script: ['https://accounts.google.com/gsi/client'],
+    frame: ['https://accounts.google.com/gsi/'],
+    connect: ['https://accounts.google.com/gsi/'],
+    style: ['https://accounts.google.com/gsi/style'],
+  },
+  // The Facebook JavaScript SDK: its script, its dialogs and its Graph API calls.
+  facebook: { script: ['https://connect.facebook.net'], frame: ['https://www.facebook.com', 'https://web.facebook.com'], connect: ['https://graph.facebook.com'] },
+} as const satisfies Record<string, Partial<Record<SourceKind, readonly string[]>>>;
 export type ThirdParty = keyof typeof THIRD_PARTY_SOURCES;
+
+/** Third parties whose SDKs sign in through a popup that must be able to talk back to the page. */
+const POPUP_SIGN_IN: readonly ThirdParty[] = ['google', 'facebook'];
 
 /** The strict content security policy of every response, widened only by the third parties named. */
 export function cspDirectives(https: boolean, thirdParties: readonly ThirdParty[] = []): Directives {
-  const extra = (kind: 'script' | 'frame' | 'connect') => thirdParties.flatMap((t) => THIRD_PARTY_SOURCES[t][kind]);
+  const extra = (kind: SourceKind) => thirdParties.flatMap((t) => (THIRD_PARTY_SOURCES[t] as Partial<Record<SourceKind, readonly string[]>>)[kind] ?? []);
   return {
     'default-src': ["'self'"],
     'base-uri': ["'self'"],
     'script-src': ["'self'", ...extra('script')],
     // MUI (emotion) injects its styles at run time.
-    'style-src': ["'self'", "'unsafe-inline'"],
+    'style-src': ["'self'", "'unsafe-inline'", ...extra('style')],
     // Client logos, icons and background images are hosted by the partners.
     'img-src': ["'self'", 'data:', 'blob:', 'https:'],
     'font-src': ["'self'", 'data:'],
@@ -37,9 +51,14 @@ export function serializeCsp(directives: Directives): string {
     .join('; ');
 }
 
-/** Replaces the policy of one response (a page whose client needs a third party). */
+/**
+ * Replaces the policy of one response (a page whose client needs a third party). Google's and
+ * Facebook's sign-in popups post their answer back to the opener, which the default
+ * Cross-Origin-Opener-Policy (same-origin) would cut off.
+ */
 export function allowThirdParties(reply: FastifyReply, https: boolean, thirdParties: readonly ThirdParty[]): void {
   if (thirdParties.length > 0) reply.header('content-security-policy', serializeCsp(cspDirectives(https, thirdParties)));
+  if (thirdParties.some((t) => POPUP_SIGN_IN.includes(t))) reply.header('cross-origin-opener-policy', 'same-origin-allow-popups');
 }
 
 /** Security headers of every response (@fastify/helmet): strict CSP, no framing, no referrer. */

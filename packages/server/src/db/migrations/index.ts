@@ -2,10 +2,14 @@ import type { Migration } from 'kysely';
 import * as initial from './2026-11-21-initial.ts';
 import * as avatarsAccountIndex from './2026-11-22-avatars-account-index.ts';
 import * as mfa from './2026-11-23-mfa.ts';
+import * as webauthn from './2026-11-24-webauthn.ts';
+import * as social from './2026-11-25-social.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '2026-11-21-initial': initial,
   '2026-11-22-avatars-account-index': avatarsAccountIndex,
   '2026-11-23-mfa': mfa,
+  '2026-11-24-webauthn': webauthn,
+  '2026-11-25-social': social,
 };

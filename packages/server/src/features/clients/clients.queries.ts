@@ -24,6 +24,8 @@ export interface ClientRecord {
   permissions: string[];
   googleAppId: string | null;
   facebookAppId: string | null;
+  /** The Facebook app secret, encrypted with the server key (ctx.keys); never returned. */
+  facebookAppSecretEnc: string | null;
   usernamePolicy: UsernamePolicy | null;
   recaptcha: { enabled: boolean; siteKey: string | null; secretEnc: string | null };
   termsPrivacy: TermsPrivacy;
@@ -47,6 +49,7 @@ export function toClientRecord(row: ClientRow): ClientRecord {
     permissions: parseJson(row.permissions, []),
     googleAppId: row.google_app_id,
     facebookAppId: row.facebook_app_id,
+    facebookAppSecretEnc: row.facebook_app_secret_encrypted ?? null,
     usernamePolicy: parseJson(row.username_policy, null),
     recaptcha: { enabled: bool(row.recaptcha_enabled), siteKey: row.recaptcha_site_key, secretEnc: row.recaptcha_secret_enc },
     termsPrivacy: parseJson(row.terms_privacy, {}),

@@ -11,21 +11,23 @@ import { inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
 import { AdminInputError, parseAdminInput, type AdminInputProblem } from '../admin-input-error.ts';
 import { createClientQueries, type ClientRecord } from './clients.queries.ts';
 
-/** A client as an operator sees it: everything but the secret hash and the encrypted reCAPTCHA secret. */
-export interface ClientView extends Omit<ClientRecord, 'secretHash' | 'recaptcha'> {
+/** A client as an operator sees it: everything but the secret hash and the encrypted reCAPTCHA and Facebook secrets. */
+export interface ClientView extends Omit<ClientRecord, 'secretHash' | 'recaptcha' | 'facebookAppSecretEnc'> {
   /** False for public clients (token endpoint auth method `none`). */
   confidential: boolean;
   hasSecret: boolean;
   recaptcha: { enabled: boolean; siteKey: string | null; secretSet: boolean };
+  facebookAppSecretSet: boolean;
 }
 
 export function toClientView(client: ClientRecord): ClientView {
-  const { secretHash, recaptcha, ...rest } = client;
+  const { secretHash, recaptcha, facebookAppSecretEnc, ...rest } = client;
   return {
     ...rest,
     confidential: client.tokenEndpointAuthMethod !== 'none',
     hasSecret: secretHash !== null,
     recaptcha: { enabled: recaptcha.enabled, siteKey: recaptcha.siteKey, secretSet: recaptcha.secretEnc !== null },
+    facebookAppSecretSet: facebookAppSecretEnc !== null,
   };
 }
 
@@ -79,7 +81,7 @@ function clientColumns(input: ClientUpdateInput): ClientUpdate {
 
 /**
  * Creating, reading, changing and removing relying parties. Client secrets are stored only as
- * argon2id hashes; reCAPTCHA secrets encrypted with the server key. Neither is ever returned.
+ * argon2id hashes; reCAPTCHA and Facebook app secrets encrypted with the server key. None is ever returned.
  */
 export function createClientService({ db, keys }: { db: Kysely<Database>; keys: ServerKeys }) {
   const clients = createClientQueries(db);
@@ -121,6 +123,7 @@ export function createClientService({ db, keys }: { db: Kysely<Database>; keys: 
       const secret = method === 'none' ? null : (input.secret ?? generatedSecret ?? null);
       const secretHash = secret ? await hashSecret(secret) : null;
       const recaptchaSecretEnc = input.recaptcha?.secret ? keys.encrypt(input.recaptcha.secret) : null;
+      const facebookAppSecretEnc = input.facebookAppSecret ? keys.encrypt(input.facebookAppSecret) : null;
 
       const now = Date.now();
       const { id, ...settings } = input;
@@ -144,6 +147,7 @@ export function createClientService({ db, keys }: { db: Kysely<Database>; keys: 
           post_logout_redirect_uris: '[]',
           grant_types: toJson(DEFAULT_GRANT_TYPES),
           ...clientColumns(settings),
+          facebook_app_secret_encrypted: facebookAppSecretEnc,
           token_endpoint_auth_method: method,
           secret_hash: secretHash,
           created_at: now,
@@ -201,6 +205,7 @@ export function createClientService({ db, keys }: { db: Kysely<Database>; keys: 
         columns.secret_hash = await hashSecret(generatedSecret);
       }
       if (input.recaptcha?.secret) columns.recaptcha_secret_enc = keys.encrypt(input.recaptcha.secret);
+      if (input.facebookAppSecret !== undefined) columns.facebook_app_secret_encrypted = input.facebookAppSecret ? keys.encrypt(input.facebookAppSecret) : null;
 
       const now = Date.now();
       const client = await inTransaction(db, async (trx) => {

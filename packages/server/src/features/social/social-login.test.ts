@@ -1,0 +1,222 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finishSignIn, relyingParty, authorizationRequest, startSignIn } from '../../../test/relying-party.ts';
+import { call, createAccount } from '../../../test/account.ts';
+import { auditTypes } from '../../../test/visitor.ts';
+import type { TestServer } from '../../../test/test-server.ts';
+import type { FakeSocialProviders } from '../../../test/fake-social-providers.ts';
+import { FACEBOOK_APP, FACEBOOK_SECRET, GOOGLE_APP, begin, identitiesOf, loginBody, socialLogin, startSocialTestbed, usersWithEmail, type SocialTestbed } from './social-test-setup.ts';
+
+/** POST /api/v1/social/login over real HTTP, against the local fake of Google's and Facebook's APIs. */
+describe('sign-in with Google and Facebook', () => {
+  let testbed: SocialTestbed;
+  let server: TestServer;
+  let fake: FakeSocialProviders;
+  const login = (body: Record<string, unknown>) => socialLogin(server, body);
+
+  beforeAll(async () => {
+    testbed = await startSocialTestbed();
+    ({ server, fake } = testbed);
+  });
+  afterAll(() => testbed?.close());
+
+  it('Google: a first sign-in creates the account, the relying party gets its claims, the next sign-in reuses it', async () => {
+    fake.google.set('g-ann', { appId: GOOGLE_APP, sub: 'google-sub-ann', email: 'Ann.Google@Example.com', emailVerified: true, name: 'Ann Nguyễn', picture: 'https://lh3.example/ann.png' });
+    const first = await begin(server);
+    const answer = await login(loginBody('google', first.challenge, 'g-ann'));
+    expect(answer).toEqual({ status: 200, body: { redirectTo: expect.any(String) } });
+    const tokens = await finishSignIn(first.browser, server.url, first.rp, first.auth, answer.body.redirectTo);
+    const [user] = await usersWithEmail(server, 'ann.google@example.com');
+    expect(user).toMatchObject({ registration_method: 'google', password_hash: null, email_verified: 1, name: 'Ann Nguyễn', status: 'active' });
+    expect(tokens.claims()).toMatchObject({ sub: user!.id, email: 'ann.google@example.com', email_verified: true, name: 'Ann Nguyễn' });
+    expect(await identitiesOf(server, user!.id)).toEqual([{ provider: 'google', subject: 'google-sub-ann', email: 'ann.google@example.com' }]);
+    // The token went to tokeninfo in the query and to userinfo as a bearer token.
+    const userinfo = fake.requests.filter((r) => r.path === '/oauth2/v3/userinfo').at(-1);
+    expect(userinfo?.headers.authorization).toBe('Bearer g-ann');
+
+    const second = await begin(server);
+    const again = await login(loginBody('google', second.challenge, 'g-ann', { client_id: 'social-app' }));
+    expect(again.status).toBe(200);
+    const tokens2 = await finishSignIn(second.browser, server.url, second.rp, second.auth, again.body.redirectTo);
+    expect(tokens2.claims()?.sub).toBe(user!.id);
+    expect(await usersWithEmail(server, 'ann.google@example.com')).toHaveLength(1);
+    expect(await auditTypes(server.ctx, user!.id)).toEqual(['social.registered', 'social.login', 'social.login']);
+  });
+
+  it('Facebook: the token is checked with the app credentials and appsecret_proof; the account is created once', async () => {
+    fake.facebook.set('fb-bob', { appId: FACEBOOK_APP, userId: '4455667788', email: 'bob.fb@example.com', name: 'Bob Trần', picture: 'https://fb.example/bob.jpg' });
+    const first = await begin(server);
+    const answer = await login(loginBody('facebook', first.challenge, 'fb-bob'));
+    expect(answer.status).toBe(200);
+    const tokens = await finishSignIn(first.browser, server.url, first.rp, first.auth, answer.body.redirectTo);
+    const [user] = await usersWithEmail(server, 'bob.fb@example.com');
+    expect(user).toMatchObject({ registration_method: 'facebook', password_hash: null, email_verified: 1, name: 'Bob Trần' });
+    expect(tokens.claims()).toMatchObject({ sub: user!.id, email: 'bob.fb@example.com', name: 'Bob Trần' });
+    const debug = fake.requests.filter((r) => r.path === '/v19.0/debug_token').at(-1);
+    expect(debug?.query.get('access_token')).toBe(`${FACEBOOK_APP}|${FACEBOOK_SECRET}`);
+    expect(fake.requests.filter((r) => r.path === '/v19.0/me').at(-1)?.query.get('appsecret_proof')).toMatch(/^[0-9a-f]{64}$/);
+
+    const second = await begin(server);
+    expect((await login(loginBody('facebook', second.challenge, 'fb-bob'))).status).toBe(200);
+    expect(await usersWithEmail(server, 'bob.fb@example.com')).toHaveLength(1);
+    expect(await identitiesOf(server, user!.id)).toEqual([{ provider: 'facebook', subject: '4455667788', email: 'bob.fb@example.com' }]);
+  });
+
+  it('answers 1063 for a token issued to another app, an expired token and an unknown one, and creates nothing', async () => {
+    fake.google.set('g-other-app', { appId: 'someone-else.apps.googleusercontent.com', sub: 'g-other', email: 'other@example.com' });
+    fake.google.set('g-expired', { appId: GOOGLE_APP, sub: 'g-exp', email: 'expired@example.com', expiresIn: -30 });
+    fake.google.set('g-no-time-left', { appId: GOOGLE_APP, sub: 'g-exp', email: 'expired@example.com', expiresIn: 0 });
+    fake.facebook.set('fb-other-app', { appId: '999', userId: '111', email: 'other@example.com' });
+    fake.facebook.set('fb-expired', { appId: FACEBOOK_APP, userId: '222', email: 'expired@example.com', expiresAt: Math.floor(Date.now() / 1000) - 60 });
+    const { challenge } = await begin(server);
+    const rejected = { status: 401, body: { error: { code: 1063, field: 'access_token', message: 'access_token is not valid' } } };
+    for (const token of ['g-other-app', 'g-expired', 'g-no-time-left', 'g-unknown']) expect(await login(loginBody('google', challenge, token))).toEqual(rejected);
+    for (const token of ['fb-other-app', 'fb-expired', 'fb-unknown']) expect(await login(loginBody('facebook', challenge, token))).toEqual(rejected);
+    expect(await usersWithEmail(server, 'other@example.com')).toEqual([]);
+    expect(await usersWithEmail(server, 'expired@example.com')).toEqual([]);
+    const failures = await server.ctx.db.selectFrom('audit_events').select('details').where('type', '=', 'social.login_failed').execute();
+    expect(failures.filter((f) => f.details?.includes('invalid_token')).length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('answers 1064 (Google) and 1065 (Facebook) when the provider gives no id', async () => {
+    fake.google.set('g-no-id', { appId: GOOGLE_APP, sub: null, email: 'noid@example.com' });
+    fake.facebook.set('fb-no-id', { appId: FACEBOOK_APP, userId: null, email: 'noid@example.com' });
+    const { challenge } = await begin(server);
+    expect(await login(loginBody('google', challenge, 'g-no-id'))).toMatchObject({ status: 401, body: { error: { code: 1064, message: 'Missing id from Google' } } });
+    expect(await login(loginBody('facebook', challenge, 'fb-no-id'))).toMatchObject({ status: 401, body: { error: { code: 1065, message: 'Missing id from Facebook' } } });
+    expect(await usersWithEmail(server, 'noid@example.com')).toEqual([]);
+  });
+
+  it('answers 503/1293 when the provider is down, and never logs the token', async () => {
+    fake.google.set('g-secret-token-value', { appId: GOOGLE_APP, sub: 'g-down', email: 'down@example.com' });
+    fake.facebook.set('fb-secret-token-value', { appId: FACEBOOK_APP, userId: '333', email: 'down@example.com' });
+    const lines: string[] = [];
+    const log = server.ctx.log;
+    server.ctx.log = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    const { challenge } = await begin(server);
+    fake.mode = 'down';
+    try {
+      const unavailable = { status: 503, body: { error: { code: 1293, message: 'The sign-in provider cannot be reached, try again' } } };
+      expect(await login(loginBody('google', challenge, 'g-secret-token-value'))).toEqual(unavailable);
+      expect(await login(loginBody('facebook', challenge, 'fb-secret-token-value'))).toEqual(unavailable);
+    } finally {
+      fake.mode = 'up';
+      server.ctx.log = log;
+    }
+    expect(lines.join('')).toContain('the sign-in provider failed');
+    expect(lines.join('')).not.toMatch(/secret-token-value|facebook-app-secret/);
+    // Up again: the same token works.
+    expect((await login(loginBody('google', challenge, 'g-secret-token-value'))).status).toBe(200);
+  });
+
+  it('gives up on a provider that does not answer within 5 s (503/1293)', async () => {
+    fake.google.set('g-slow', { appId: GOOGLE_APP, sub: 'g-slow', email: 'slow@example.com' });
+    const { challenge } = await begin(server);
+    fake.mode = 'hang';
+    const started = Date.now();
+    try {
+      expect(await login(loginBody('google', challenge, 'g-slow'))).toMatchObject({ status: 503, body: { error: { code: 1293 } } });
+    } finally {
+      fake.mode = 'up';
+    }
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
+  }, 15_000);
+
+  it('answers 503/1293 for a client with a Facebook app id but no app secret (the operator must set it)', async () => {
+    fake.facebook.set('fb-carol', { appId: FACEBOOK_APP, userId: '444', email: 'carol@example.com' });
+    const { challenge } = await begin(server, 'fb-no-secret');
+    const before = fake.requests.length;
+    expect(await login(loginBody('facebook', challenge, 'fb-carol'))).toMatchObject({ status: 503, body: { error: { code: 1293 } } });
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('answers 1301 without the login capability, 1002 for an app id that is not the client\'s, 1010 without the register capability', async () => {
+    fake.google.set('g-dan', { appId: GOOGLE_APP, sub: 'g-dan', email: 'dan@example.com' });
+    const noSocial = await begin(server, 'no-social');
+    expect(await login(loginBody('google', noSocial.challenge, 'g-dan'))).toMatchObject({ status: 403, body: { error: { code: 1301 } } });
+    expect(await login(loginBody('facebook', noSocial.challenge, 'g-dan'))).toMatchObject({ status: 403, body: { error: { code: 1301 } } });
+
+    const social = await begin(server);
+    expect(await login(loginBody('google', social.challenge, 'g-dan', { app_id: 'not-my-app' }))).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'app_id' } } });
+    expect(await login(loginBody('facebook', social.challenge, 'g-dan', { app_id: GOOGLE_APP }))).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'app_id' } } });
+    // demo-app has every capability but no app ids.
+    const demo = await begin(server, 'demo-app');
+    expect(await login(loginBody('google', demo.challenge, 'g-dan'))).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'app_id' } } });
+    expect(await login(loginBody('google', social.challenge, 'g-dan', { client_id: 'social-login-only' }))).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'client_id' } } });
+
+    const loginOnly = await begin(server, 'social-login-only');
+    expect(await login(loginBody('google', loginOnly.challenge, 'g-dan'))).toMatchObject({ status: 404, body: { error: { code: 1010 } } });
+    expect(await usersWithEmail(server, 'dan@example.com')).toEqual([]);
+    // An identity that already has an account signs in there.
+    expect((await login(loginBody('google', social.challenge, 'g-dan'))).status).toBe(200);
+    expect((await login(loginBody('google', loginOnly.challenge, 'g-dan'))).status).toBe(200);
+  });
+
+  it('never links nor takes an unverified e-mail address', async () => {
+    const holderId = await createAccount(server.ctx, { email: 'erin@example.com' });
+    fake.google.set('g-erin-unverified', { appId: GOOGLE_APP, sub: 'g-erin', email: 'erin@example.com', emailVerified: false, name: 'Not Erin' });
+    const { challenge } = await begin(server);
+    const answer = await login(loginBody('google', challenge, 'g-erin-unverified'));
+    expect(answer).toEqual({ status: 200, body: { redirectTo: expect.any(String) } });
+    const identity = await server.ctx.db.selectFrom('user_identities').selectAll().where('subject', '=', 'g-erin').executeTakeFirstOrThrow();
+    expect(identity.user_id).not.toBe(holderId);
+    expect(await server.ctx.users.findById(identity.user_id)).toMatchObject({ email: null, email_verified: 0, name: 'Not Erin', registration_method: 'google' });
+    expect(await identitiesOf(server, holderId)).toEqual([]);
+
+    // A free unverified address is kept, unverified.
+    fake.google.set('g-frank-unverified', { appId: GOOGLE_APP, sub: 'g-frank', email: 'frank@example.com', emailVerified: false });
+    expect((await login(loginBody('google', challenge, 'g-frank-unverified'))).status).toBe(200);
+    expect(await usersWithEmail(server, 'frank@example.com')).toMatchObject([{ email_verified: 0, registration_method: 'google' }]);
+  });
+
+  it('refuses a disabled account (1012) and a locked one (1302)', async () => {
+    fake.facebook.set('fb-gina', { appId: FACEBOOK_APP, userId: '555', email: 'gina@example.com' });
+    const { challenge } = await begin(server);
+    expect((await login(loginBody('facebook', challenge, 'fb-gina'))).status).toBe(200);
+    const [gina] = await usersWithEmail(server, 'gina@example.com');
+    await server.ctx.users.update(gina!.id, { locked_until: Date.now() + 60_000 });
+    expect(await login(loginBody('facebook', challenge, 'fb-gina'))).toMatchObject({ status: 403, body: { error: { code: 1302 } } });
+    await server.ctx.users.update(gina!.id, { locked_until: null, status: 'disabled' });
+    expect(await login(loginBody('facebook', challenge, 'fb-gina'))).toMatchObject({ status: 403, body: { error: { code: 1012 } } });
+  });
+
+  it('a social account sees 2-step verification as not supported', async () => {
+    fake.google.set('g-hana', { appId: GOOGLE_APP, sub: 'g-hana', email: 'hana@example.com', name: 'Hana' });
+    const start = await begin(server);
+    const answer = await login(loginBody('google', start.challenge, 'g-hana'));
+    await finishSignIn(start.browser, server.url, start.rp, start.auth, answer.body.redirectTo);
+    // The account area, in the same browser: the provider session signs it in without a new sign-in.
+    const account = await relyingParty(server.url, 'account');
+    const auth = await authorizationRequest(account);
+    const challenge = await startSignIn(start.browser, server.url, auth);
+    const info = await (await start.browser.fetch(`${server.url}/api/v1/requests/login/${challenge}`)).json() as { skip: boolean; redirectTo: string };
+    expect(info.skip).toBe(true);
+    const tokens = await finishSignIn(start.browser, server.url, account, auth, info.redirectTo);
+    const token = tokens.access_token;
+    expect(await call(server.url, 'GET', '/api/v1/me', { token })).toMatchObject({ status: 200, body: { registrationMethod: 'google', email: 'hana@example.com', enableMfa: false } });
+    for (const path of ['config', 'associate']) {
+      expect(await call(server.url, 'POST', `/api/v1/me/mfa/${path}`, { token, body: { password: 'anything', authenticator_type: 'totp' } })).toMatchObject({
+        status: 403,
+        body: { error: { code: 1301, message: 'Registration does not support 2-Step Verification' } },
+      });
+    }
+
+    // Deleting the account takes its identity along: the next Google sign-in starts a new account.
+    const [hana] = await usersWithEmail(server, 'hana@example.com');
+    expect((await call(server.url, 'DELETE', '/api/v1/me', { token })).status).toBeLessThan(300);
+    expect(await identitiesOf(server, hana!.id)).toEqual([]);
+    const again = await begin(server);
+    expect((await login(loginBody('google', again.challenge, 'g-hana'))).status).toBe(200);
+    const [reborn] = await usersWithEmail(server, 'hana@example.com');
+    expect(reborn!.id).not.toBe(hana!.id);
+  });
+
+  it('refuses bad input with the field', async () => {
+    const { challenge } = await begin(server);
+    expect(await login({ authorizer: 'apple', app_id: 'x', challenge, access_token: 't' })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'authorizer' } } });
+    expect(await login({ authorizer: 'google', app_id: GOOGLE_APP, challenge })).toMatchObject({ status: 400, body: { error: { code: 1001, field: 'access_token' } } });
+    expect(await login({ authorizer: 'google', challenge, access_token: 't' })).toMatchObject({ status: 400, body: { error: { code: 1001, field: 'app_id' } } });
+    expect(await login(loginBody('google', 'no-such-challenge', 't'))).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'challenge' } } });
+  });
+});

@@ -1,0 +1,233 @@
+import QRCode from 'qrcode';
+import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import {
+  ErrorCode,
+  classifyUsername,
+  normalizeUsername,
+  type DeviceLoginChallengeResponse,
+  type DeviceLoginInfo,
+  type DeviceLoginPollBody,
+  type DeviceLoginPollResponse,
+  type GetChallengeBody,
+  type ResolveChallengeBody,
+} from '@passgate/contract';
+import type { AppContext } from '../../context.ts';
+import type { UserRow, WebauthnChallengeRow, WebauthnCredentialRow } from '../../db/schema.ts';
+import { randomToken } from '../../lib/ids.ts';
+import { parseJson } from '../../lib/json.ts';
+import { ApiError } from '../../plugins/errors.ts';
+import { consume } from '../../plugins/rate-limits.ts';
+import { inTransaction } from '../tenants/tenants.service.ts';
+import { requireCapability, requireTenantSwitch, resolveFlowClient, type FlowClient } from '../login-flow/flow-client.ts';
+import { completeLogin, interactionClientId, loadInteraction, type Interaction } from '../login-flow/interactions.ts';
+import type { VisitorMeta } from '../login-flow/visitor-input.ts';
+import { createWebauthnQueries } from './webauthn.queries.ts';
+import { DEFAULT_TTLS, challengeHash, maskDestination, newWebauthnChallenge, redirectKeyHash, refusalReason, relyingPartyOf, type WebauthnTtls } from './webauthn-rp.ts';
+
+export const VERIFY_FAILED_MESSAGE = 'Verify device failed';
+
+const expired = (field = 'challenge') => new ApiError(ErrorCode.RequestExpired, 400, field);
+
+/**
+ * Sign in with a device (SPEC.md sections 2, 4 and 7). The first device asks for a request
+ * (random, stored hashed, 300 s, single use, bound to the user, the client and the interaction)
+ * and gets a redirect URL key only it holds. This device or another (through the QR code of the
+ * verify-device page) asserts with one of the user's active devices; the assertion is verified for
+ * real (origin, RP id, challenge, signature, a counter that only moves forward) and approves the
+ * request. The first device's poll, with the key, then finishes its sign-in, once.
+ * Needs the tenant's webauthnAllowed (1303) and the client's webauthn:login (1301).
+ */
+export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Partial<WebauthnTtls> } = {}) {
+  const ttls: WebauthnTtls = { ...DEFAULT_TTLS, ...options.ttls };
+  const rp = relyingPartyOf(ctx.config);
+
+  async function flowOf(clientId: string): Promise<FlowClient> {
+    const flow = await resolveFlowClient(ctx, clientId);
+    requireTenantSwitch(flow, 'webauthnAllowed');
+    requireCapability(flow, 'webauthn:login');
+    return flow;
+  }
+
+  async function interactionOf(uid: string): Promise<Interaction> {
+    try {
+      return await loadInteraction(ctx.provider, uid);
+    } catch (error) {
+      if (error instanceof ApiError) throw expired('oauth_challenge');
+      throw error;
+    }
+  }
+
+  /** As a password sign-in: a locked account 1302, a disabled one 1012. */
+  function checkAccount(user: UserRow): void {
+    if (user.locked_until && user.locked_until > Date.now()) throw new ApiError(ErrorCode.UserBlocked, 403);
+    if (user.status !== 'active') throw new ApiError(ErrorCode.Disabled, 403);
+  }
+
+  async function activeDevices(userId: string): Promise<WebauthnCredentialRow[]> {
+    return (await createWebauthnQueries(ctx.db).listForUser(userId)).filter((row) => row.active === 1);
+  }
+
+  /** The request options for the stored WebAuthn challenge: only active devices are allowed. */
+  function requestOptions(webauthnChallenge: string, devices: WebauthnCredentialRow[]) {
+    return generateAuthenticationOptions({
+      rpID: rp.rpID,
+      challenge: new Uint8Array(Buffer.from(webauthnChallenge, 'base64url')),
+      allowCredentials: devices.map((row) => ({ id: row.credential_id, transports: parseJson<string[]>(row.transports, []) })),
+      userVerification: 'preferred',
+      timeout: ttls.deviceLoginMs,
+    });
+  }
+
+  /** The open (or, for the poll, approved) device sign-in request named by `challenge` for this interaction, or 1026. */
+  async function requestOf(challenge: string, oauthChallenge: string): Promise<WebauthnChallengeRow> {
+    const row = await createWebauthnQueries(ctx.db).findChallenge(challengeHash(ctx.keys, challenge));
+    if (!row || row.type !== 'authn' || row.interaction_uid !== oauthChallenge || row.expires_at <= Date.now() || !row.webauthn_challenge) throw expired();
+    return row;
+  }
+
+  return {
+    /** POST /api/v2/get-challenge for AUTHN_WEBAUTHN. */
+    async start(body: GetChallengeBody, meta: VisitorMeta): Promise<DeviceLoginChallengeResponse> {
+      if (!body.oauthChallenge) throw new ApiError(ErrorCode.RequiredField, 400, 'oauth_challenge');
+      if (!body.username) throw new ApiError(ErrorCode.RequiredField, 400, 'username');
+      const interaction = await interactionOf(body.oauthChallenge);
+      const clientId = interactionClientId(interaction);
+      if (body.clientId !== undefined && body.clientId !== clientId) throw new ApiError(ErrorCode.InvalidField, 400, 'client_id', 'client_id does not match the sign-in request');
+      const flow = await flowOf(clientId);
+      const username = normalizeUsername(body.username);
+      if (!classifyUsername(username, ['email', 'phone'], flow.client.usernamePolicy)) {
+        throw new ApiError(ErrorCode.UsernameInvalid, 400, 'username', `${body.username} has an invalid format`);
+      }
+      await consume(ctx.rateLimits.loginPerIp, meta.ip);
+      await consume(ctx.rateLimits.loginPerAccount, `webauthn:${flow.tenant.id}:${username}`);
+
+      const user = await ctx.users.findByUsername(flow.tenant.id, username);
+      const devices = user ? await activeDevices(user.id) : [];
+      // One answer for an unknown account and for one without an active device.
+      if (!user || devices.length === 0) throw new ApiError(ErrorCode.NoActiveCredentials, 404, 'username');
+      checkAccount(user);
+
+      const options = await requestOptions(Buffer.from(newWebauthnChallenge()).toString('base64url'), devices);
+      const challenge = randomToken(24);
+      const redirectUrlKey = randomToken(32);
+      const now = Date.now();
+      await createWebauthnQueries(ctx.db).insertChallenge({
+        id: challengeHash(ctx.keys, challenge),
+        tenantId: flow.tenant.id,
+        type: 'authn',
+        userId: user.id,
+        clientId,
+        interactionUid: interaction.uid,
+        webauthnChallenge: options.challenge,
+        redirectKeyHash: redirectKeyHash(ctx.keys, redirectUrlKey),
+        expiresAt: now + ttls.deviceLoginMs,
+        at: now,
+      });
+      const verifyUrl = `${ctx.config.publicUrl}/login/webauthn/verify-device?${new URLSearchParams({ challenge: interaction.uid, authnChallenge: challenge }).toString()}`;
+      const qrCode = await QRCode.toDataURL(verifyUrl, { type: 'image/png', errorCorrectionLevel: 'M', margin: 1, width: 300 });
+      return {
+        challenge,
+        expiresIn: Math.round(ttls.deviceLoginMs / 1000),
+        verifyUrl,
+        qrCode,
+        challengeRequest: { redirectUrlKey, getRedirectUrlChallenge: challenge, publickeyCredentialRequestOptions: options },
+      };
+    },
+
+    /** GET /api/v2/device-login/{challenge}: what the verify-device page (second device) shows and asks its authenticator. */
+    async info(challenge: string, oauthChallenge: string): Promise<DeviceLoginInfo> {
+      const row = await requestOf(challenge, oauthChallenge);
+      if (row.state !== 'pending') throw expired();
+      await interactionOf(oauthChallenge);
+      const flow = await flowOf(row.client_id);
+      const user = await ctx.users.findById(row.user_id);
+      if (!user || !row.webauthn_challenge) throw expired();
+      return {
+        clientName: flow.client.name,
+        username: maskDestination(user.email ?? user.phone_number ?? ''),
+        expiresIn: Math.max(0, Math.ceil((row.expires_at - Date.now()) / 1000)),
+        publickeyCredentialRequestOptions: await requestOptions(row.webauthn_challenge, await activeDevices(user.id)),
+      };
+    },
+
+    /** POST /api/v2/resolve-challenge for AUTHN_WEBAUTHN: the assertion approves the request (400/1102 when it is not right). */
+    async resolve(body: ResolveChallengeBody, meta: VisitorMeta): Promise<{ approved: true }> {
+      if (!body.oauthChallenge) throw new ApiError(ErrorCode.RequiredField, 400, 'oauth_challenge');
+      const assertion = body.publickeyCredential;
+      if (!assertion) throw new ApiError(ErrorCode.RequiredField, 400, 'publickey_credential');
+      await consume(ctx.rateLimits.loginPerIp, meta.ip);
+      const row = await requestOf(body.challenge, body.oauthChallenge);
+      if (row.state !== 'pending') throw expired();
+      if (body.clientId !== undefined && body.clientId !== row.client_id) throw new ApiError(ErrorCode.InvalidField, 400, 'client_id', 'client_id does not match the sign-in request');
+      await flowOf(row.client_id);
+      const user = await ctx.users.findById(row.user_id);
+      if (!user) throw expired();
+      checkAccount(user);
+
+      const event = { tenantId: row.tenant_id, clientId: row.client_id, userId: user.id, ip: meta.ip, userAgent: meta.userAgent };
+      const refuse = async (reason: string): Promise<never> => {
+        await ctx.audit.record({ ...event, type: 'webauthn.login_failed', details: { reason } });
+        throw new ApiError(ErrorCode.NotAuthenticated, 400, 'publickey_credential', VERIFY_FAILED_MESSAGE);
+      };
+      const device = await createWebauthnQueries(ctx.db).findByCredentialId(row.tenant_id, assertion.id);
+      if (!device || device.user_id !== user.id) return refuse('unknown_device');
+      if (device.active !== 1) return refuse('inactive_device');
+
+      let newCounter: number;
+      try {
+        const result = await verifyAuthenticationResponse({
+          response: assertion as unknown as AuthenticationResponseJSON,
+          expectedChallenge: row.webauthn_challenge ?? '',
+          expectedOrigin: rp.origin,
+          expectedRPID: rp.rpID,
+          credential: { id: device.credential_id, publicKey: new Uint8Array(device.public_key), counter: device.counter, transports: parseJson<string[]>(device.transports, []) },
+          requireUserVerification: false,
+        });
+        if (!result.verified) return refuse('invalid_assertion');
+        newCounter = result.authenticationInfo.newCounter;
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        ctx.log.info({ userId: user.id, reason: refusalReason(error) }, 'a device assertion was refused');
+        return refuse('invalid_assertion');
+      }
+
+      // Approve the request and move the counter on together: a replayed assertion (same counter) or a
+      // second resolve of the request changes nothing.
+      const outcome = { value: 'ok' as 'ok' | 'used' | 'replayed' };
+      try {
+        await inTransaction(ctx.db, async (trx) => {
+          const queries = createWebauthnQueries(trx);
+          const now = Date.now();
+          if (!(await queries.transition(row.id, 'pending', 'approved', now))) outcome.value = 'used';
+          else if (!(await queries.recordUse(device.id, newCounter, now))) outcome.value = 'replayed';
+          if (outcome.value !== 'ok') throw new Error('rolled back');
+        });
+      } catch (error) {
+        if (outcome.value === 'ok') throw error;
+      }
+      if (outcome.value === 'used') throw expired();
+      if (outcome.value === 'replayed') return refuse('replayed_assertion');
+      return { approved: true };
+    },
+
+    /** POST /api/v2/device-login/poll: 409/1200 while pending; once approved, finishes the first device's sign-in (once). */
+    async poll(body: DeviceLoginPollBody, meta: VisitorMeta): Promise<DeviceLoginPollResponse> {
+      const row = await requestOf(body.challenge, body.oauthChallenge);
+      if (!row.redirect_key_hash || !ctx.keys.hmacEquals('webauthn-redirect-key', body.redirectUrlKey, row.redirect_key_hash)) throw expired();
+      if (row.state === 'pending') throw new ApiError(ErrorCode.Pending, 409);
+      if (row.state !== 'approved') throw expired();
+      const interaction = await interactionOf(body.oauthChallenge);
+      await flowOf(row.client_id);
+      const user = await ctx.users.findById(row.user_id);
+      if (!user) throw expired();
+      checkAccount(user);
+      const now = Date.now();
+      if (!(await createWebauthnQueries(ctx.db).transition(row.id, 'approved', 'consumed', now))) throw expired();
+      await ctx.users.recordSuccessfulLogin(user.id, now);
+      await ctx.audit.record({ tenantId: row.tenant_id, clientId: row.client_id, userId: user.id, ip: meta.ip, userAgent: meta.userAgent, type: 'webauthn.login' });
+      // hwk: proof of possession of a hardware-secured key (RFC 8176).
+      return { code: 'approved', redirectTo: await completeLogin(ctx.provider, interaction, user.id, ['hwk']) };
+    },
+  };
+}
+export type DeviceLoginService = ReturnType<typeof createDeviceLoginService>;
