@@ -11,6 +11,11 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 export const baseURL = `http://localhost:${port}`;
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'passgate-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
+// The stand-in for Google's and Facebook's token checks (fake-social-provider.mjs); the scenarios
+// register the tokens their fake SDKs hand out with it.
+const socialPort = Number(process.env.E2E_SOCIAL_PORT ?? port + 1000);
+export const socialProviderURL = `http://127.0.0.1:${socialPort}`;
+process.env.E2E_SOCIAL_URL = socialProviderURL;
 
 export default defineConfig({
   testDir: './tests',
@@ -29,23 +34,40 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    command: 'npx tsx packages/server/src/main.ts',
-    cwd: '..',
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      NODE_ENV: 'development',
-      PORT: String(port),
-      PUBLIC_URL: baseURL,
-      DATABASE_URL: `sqlite:${join(dataDir, 'e2e.sqlite')}`,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'true',
-      // Every scenario signs in and sends codes from this one address; the budgets are for people.
-      LOGIN_RATE_LIMIT_PER_IP: '600',
-      CODE_SENDS_PER_IP_PER_HOUR: '600',
+  projects: [
+    { name: 'chromium', testIgnore: /social\.spec\.ts/, use: { ...devices['Desktop Chrome'], channel: undefined } },
+    // The social scenarios give the seeded Demo App Google and Facebook app ids for their run: they
+    // start when every other scenario is done, so none of those sees the buttons.
+    { name: 'social', testMatch: /social\.spec\.ts/, dependencies: ['chromium'], use: { ...devices['Desktop Chrome'], channel: undefined } },
+  ],
+  webServer: [
+    {
+      command: 'node e2e/fake-social-provider.mjs',
+      cwd: '..',
+      url: `${socialProviderURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { FAKE_SOCIAL_PORT: String(socialPort) },
     },
-  },
+    {
+      command: 'npx tsx packages/server/src/main.ts',
+      cwd: '..',
+      url: `${baseURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        NODE_ENV: 'development',
+        PORT: String(port),
+        PUBLIC_URL: baseURL,
+        DATABASE_URL: `sqlite:${join(dataDir, 'e2e.sqlite')}`,
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: 'true',
+        // Every scenario signs in and sends codes from this one address; the budgets are for people.
+        LOGIN_RATE_LIMIT_PER_IP: '600',
+        CODE_SENDS_PER_IP_PER_HOUR: '600',
+        GOOGLE_API_URL: `${socialProviderURL}/google`,
+        FACEBOOK_GRAPH_URL: `${socialProviderURL}/facebook/v19.0`,
+      },
+    },
+  ],
 });

@@ -5,9 +5,10 @@ export type Locale = 'vi' | 'en';
 
 type Table = { [key: string]: string | Table };
 
+/** The sign-in screens' part and the account area's part share one namespace in the SPA (i18n.ts). */
 function load(locale: Locale): Table {
-  const url = new URL(`../../packages/web/src/i18n/${locale}.json`, import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')) as Table;
+  const read = (path: string) => JSON.parse(readFileSync(new URL(`../../packages/web/src/i18n/${path}`, import.meta.url), 'utf8')) as Table;
+  return { ...read(`${locale}.json`), ...read(`account/${locale}.json`) };
 }
 
 const tables: Record<Locale, Table> = { vi: load('vi'), en: load('en') };

@@ -17,6 +17,9 @@ import Login from './routes/login/Login.tsx';
 const Logout = lazy(() => import('./routes/logout/Logout.tsx'));
 const Login2Step = lazy(() => import('./routes/login/Login2Step.tsx'));
 const LoginPasswordless = lazy(() => import('./routes/login/LoginPasswordless.tsx'));
+const LoginWebAuthn = lazy(() => import('./routes/webauthn/LoginWebAuthn.tsx'));
+const VerifyDevice = lazy(() => import('./routes/webauthn/VerifyDevice.tsx'));
+const SocialLink = lazy(() => import('./routes/login/SocialLink.tsx'));
 const ErrorScreen = lazy(() => import('./routes/errors/ErrorScreen.tsx'));
 const SessionExpired = lazy(() => import('./routes/errors/SessionExpired.tsx'));
 const Privacy = lazy(() => import('./routes/privacy/Privacy.tsx'));
@@ -65,6 +68,9 @@ export function AppRoutes() {
           <Route path="/login" element={<Login />} />
           <Route path="/login/mfa" element={<Login2Step />} />
           <Route path="/login/passwordless" element={<LoginPasswordless />} />
+          <Route path="/login/webauthn" element={<LoginWebAuthn />} />
+          <Route path="/login/webauthn/verify-device" element={<VerifyDevice />} />
+          <Route path="/login/social-link" element={<SocialLink />} />
           <Route path="/logout" element={<Logout />} />
           <Route path="/register" element={<Register />} />
           <Route path="/activation" element={<Activation />} />

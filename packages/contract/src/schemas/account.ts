@@ -40,6 +40,14 @@ export const securityEventTypes = [
   'mfa.method_changed',
   'mfa.failure',
   'passwordless.success',
+  'webauthn.registered',
+  'webauthn.activated',
+  'webauthn.deleted',
+  'webauthn.login',
+  'webauthn.login_failed',
+  'social.login',
+  'social.registered',
+  'social.linked',
 ] as const;
 
 export const securityEventsSchema = z.object({

@@ -33,8 +33,10 @@ export function classifyError(error: unknown): ErrorOutcome {
   if (error instanceof NetworkError) return { kind: 'network' };
   if (error instanceof ApiError) {
     if (error.code === ErrorCode.Pending) return { kind: 'silent' };
-    // A failed e-mail or SMS is a 503 the user can act on (try again): said on the screen.
-    if (error.status >= 500 && error.code !== ErrorCode.DeliveryFailed) return { kind: 'server-error' };
+    // A failed e-mail or SMS, or an unreachable Google or Facebook, is a 503 the user can act on
+    // (try again): said on the screen.
+    const retryable = error.code === ErrorCode.DeliveryFailed || error.code === ErrorCode.ProviderUnavailable;
+    if (error.status >= 500 && !retryable) return { kind: 'server-error' };
     return { kind: 'message', code: error.code, serverMessage: error.message };
   }
   return { kind: 'server-error' };

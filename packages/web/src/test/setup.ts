@@ -3,6 +3,8 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { changeLanguage, initI18n, loadTranslationPart } from '../i18n/i18n.ts';
 import { resetRecaptcha } from '../lib/recaptcha.ts';
+import { resetFacebookSdk } from '../lib/social/facebook.ts';
+import { resetGoogleSdk } from '../lib/social/google.ts';
 import { clearRequestCache } from '../lib/request-cache.ts';
 import { setRuntimeConfig } from '../lib/runtime-config.ts';
 import { testConfig } from './fixtures.ts';
@@ -35,5 +37,11 @@ afterEach(async () => {
   clearRequestCache();
   resetRecaptcha();
   for (const script of document.querySelectorAll('script[src*="recaptcha"]')) script.remove();
+  // The Google and Facebook SDKs a Login screen loaded (or the stand-ins a test put in their place).
+  resetGoogleSdk();
+  resetFacebookSdk();
+  for (const script of document.querySelectorAll('script[src^="https://accounts.google.com/"], script[src^="https://connect.facebook.net/"]')) script.remove();
+  delete window.google;
+  delete window.FB;
   await changeLanguage('vi');
 });

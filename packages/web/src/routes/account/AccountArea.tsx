@@ -12,6 +12,8 @@ import { Loading } from '../../components/Loading.tsx';
 const Profile = lazy(() => import('./profile/Profile.tsx'));
 // Security and 2-step verification: another chunk, which also holds the re-checked password for the visit.
 const SecurityArea = lazy(() => import('./security/SecurityArea.tsx'));
+// The device pages bring @simplewebauthn/browser: a chunk of their own.
+const DeviceArea = lazy(() => import('../webauthn/DeviceArea.tsx'));
 
 /** /user/*: the signed-in account area, its own chunk (the login screens never load it). */
 export default function AccountArea() {
@@ -42,6 +44,14 @@ export default function AccountArea() {
             element={
               <Suspense fallback={<Loading />}>
                 <SecurityArea />
+              </Suspense>
+            }
+          />
+          <Route
+            path="webauthn/*"
+            element={
+              <Suspense fallback={<Loading />}>
+                <DeviceArea />
               </Suspense>
             }
           />

@@ -1,9 +1,6 @@
 import { useMemo, useState } from 'react';
 import Box from '@mui/material/Box';
-import { ActionButton } from '../../components/ActionButton.tsx';
 import Typography from '@mui/material/Typography';
-import FacebookIcon from '@mui/icons-material/Facebook';
-import GoogleIcon from '@mui/icons-material/Google';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
 import type { LoginRequestInfo } from '@passgate/contract';
@@ -12,6 +9,7 @@ import { TextLink } from '../../components/TextLink.tsx';
 import { browser } from '../../lib/browser.ts';
 import { flowHref, loginOptions } from './login-options.ts';
 import { PasswordLoginForm } from './PasswordLoginForm.tsx';
+import { SocialButtons } from './SocialButtons.tsx';
 import type { LoginArrivalState } from '../flow/flow-state.ts';
 
 const column = { display: 'flex', flexDirection: 'column', gap: 1.5 } as const;
@@ -21,7 +19,6 @@ export function LoginCard({ info }: { info: LoginRequestInfo }) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const options = useMemo(() => loginOptions(info.client, { publicKeyCredential: browser.supportsPublicKeyCredential() }), [info.client]);
-  const [socialNotice, setSocialNotice] = useState<string | null>(null);
   // 'Your account is now active' or 'Update Password successfully', brought by the route state.
   const arrival = (useLocation().state as Partial<LoginArrivalState> | null)?.notice;
   const [submitted, setSubmitted] = useState(false);
@@ -30,28 +27,12 @@ export function LoginCard({ info }: { info: LoginRequestInfo }) {
   const social = options.google || options.facebook;
   const forgotPasswordHref = options.forgotPassword ? flowHref('/password/recover', params) : null;
   const anyMethod = options.passwordForm || social || options.passwordless || options.webauthn;
-  // The social sign-in SDKs arrive with a later issue; until then the buttons say so.
-  const socialLogin = (provider: string) => setSocialNotice(t('login.socialUnavailable', { provider }));
   const otherWays = options.passwordless || options.webauthn || (forgotPasswordHref && !options.passwordForm);
 
   return (
     <>
       <Notice severity="success" message={arrivalNotice} autoFocus={false} />
-      <Notice severity="info" message={socialNotice} />
-      {social && (
-        <Box sx={column}>
-          {options.google && (
-            <ActionButton variant="outlined" size="large" fullWidth startIcon={<GoogleIcon />} onClick={() => socialLogin('Google')}>
-              {t('login.google')}
-            </ActionButton>
-          )}
-          {options.facebook && (
-            <ActionButton variant="outlined" size="large" fullWidth startIcon={<FacebookIcon />} onClick={() => socialLogin('Facebook')}>
-              {t('login.facebook')}
-            </ActionButton>
-          )}
-        </Box>
-      )}
+      {social && <SocialButtons info={info} google={options.google} facebook={options.facebook} onStarted={() => setSubmitted(true)} />}
       {social && options.passwordForm && <OrSeparator label={t('common.or')} />}
       {options.passwordForm && <PasswordLoginForm info={info} options={options} forgotPasswordHref={forgotPasswordHref} onSubmitted={() => setSubmitted(true)} />}
       {!anyMethod && <Notice severity="info" message={t('login.noMethods')} />}
@@ -79,7 +60,7 @@ export function LoginCard({ info }: { info: LoginRequestInfo }) {
 }
 
 /** "—— or ——" between the social buttons and the password form. */
-function OrSeparator({ label }: { label: string }) {
+export function OrSeparator({ label }: { label: string }) {
   const line = { flex: 1, height: '1px', bgcolor: 'divider' } as const;
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, my: 2.5, color: 'text.secondary', typography: 'body2' }}>

@@ -8,11 +8,12 @@ import { useProfile } from '../use-profile.ts';
 import { AvatarSection } from './AvatarSection.tsx';
 import { ContactSection } from './ContactSection.tsx';
 import { DeleteAccountSection } from './DeleteAccountSection.tsx';
+import { DevicesSection } from './DevicesSection.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
 
 /**
  * /user/profile, Personal information (SPEC.md section 2): the avatar, the Profile card, Contact
- * information and Delete account. My devices comes with the device issue.
+ * information, My devices (when the tenant allows them) and Delete account.
  */
 export default function Profile() {
   const { t } = useTranslation();
@@ -34,6 +35,7 @@ export default function Profile() {
           <AvatarSection profile={profile.data} />
           <ProfileForm profile={profile.data} />
           <ContactSection profile={profile.data} />
+          <DevicesSection />
           <DeleteAccountSection />
         </>
       )}

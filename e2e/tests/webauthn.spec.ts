@@ -1,0 +1,198 @@
+import { expect, test, type Page } from '@playwright/test';
+import { AccountPage, ProfilePage, signInToAccountArea } from '../pages/account-pages.ts';
+import { createActiveAccount, newAccount, uniqueEmail, type NewAccount } from '../pages/accounts.ts';
+import { ACCOUNT, DEMO_APP, openLoginFromDemo } from '../pages/clients.ts';
+import { DemoPage } from '../pages/demo-page.ts';
+import { LoginPage } from '../pages/login-page.ts';
+import { tr } from '../pages/i18n.ts';
+import { codeIn, Outbox } from '../pages/outbox.ts';
+import { saveWideAndNarrow } from '../pages/screenshots.ts';
+import { VirtualAuthenticator } from '../pages/virtual-authenticator.ts';
+import { DeviceCodePage, DeviceLoginPage, DevicesCard, RegisterDevicePage, VerifyDevicePage } from '../pages/webauthn-pages.ts';
+
+// Each scenario registers its own account and its own virtual authenticator, so they run side by
+// side and the demo user is never touched.
+test.describe.configure({ mode: 'parallel' });
+
+/** An e-mail address as the server masks it when it says where a code went: d***@example.com. */
+const maskedEmail = (email: string) => `${email[0]}***${email.slice(email.indexOf('@'))}`;
+
+/** Personal information, from the side menu, with its 'My devices' card. */
+async function openDevices(page: Page): Promise<DevicesCard> {
+  await new AccountPage(page, 'vi').menuLink('profile').click();
+  await new ProfilePage(page, 'vi').expectShown();
+  const devices = new DevicesCard(page, 'vi');
+  await expect(devices.card).toBeVisible();
+  return devices;
+}
+
+/** 'Register a new device' with the name: the browser's create() answers through the virtual authenticator. */
+async function startRegistration(devices: DevicesCard, deviceName: string): Promise<RegisterDevicePage> {
+  await devices.register.click();
+  const register = new RegisterDevicePage(devices.page, 'vi');
+  await register.expectShown();
+  await register.deviceName.fill(deviceName);
+  await register.submit.click();
+  return register;
+}
+
+/** Registers and activates a device with the activation code from the outbox; back on the profile, it is Active. */
+async function registerDevice(page: Page, account: NewAccount, deviceName: string, screenshots = false): Promise<DevicesCard> {
+  const outbox = new Outbox(page.request);
+  const devices = await openDevices(page);
+  if (screenshots) {
+    await expect(devices.none).toBeVisible();
+    await devices.register.click();
+    await new RegisterDevicePage(page, 'vi').expectShown();
+    await saveWideAndNarrow(page, 'webauthn-register', 'vi');
+    await page.goBack();
+  }
+  const seen = await outbox.messages(account.username);
+  await startRegistration(devices, deviceName);
+
+  const activation = new DeviceCodePage(page, 'vi', 'activation');
+  // After registration the code went to the account's e-mail, which the page names in full.
+  await activation.expectShown(deviceName, account.username);
+  const message = await outbox.next(account.username, seen);
+  expect(message.channel).toBe('email');
+  if (screenshots) await saveWideAndNarrow(page, 'webauthn-activation', 'vi');
+  await activation.code.fill(codeIn(message));
+  await activation.submit.click();
+
+  await new ProfilePage(page, 'vi').expectShown();
+  await expect(devices.notice('activated')).toBeVisible();
+  await expect(devices.state(deviceName, 'active')).toBeVisible();
+  await expect(devices.activate(deviceName)).toHaveCount(0);
+  if (screenshots) await saveWideAndNarrow(page, 'webauthn-devices', 'vi', { show: devices.card });
+  return devices;
+}
+
+/** Logs out of the account area and opens Demo App's 'Log in with your device' screen. */
+async function openDeviceLoginFromDemo(page: Page): Promise<DeviceLoginPage> {
+  await new AccountPage(page, 'vi').signOut();
+  await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(tr('vi', 'login.heading'), ACCOUNT.name);
+  const { login } = await openLoginFromDemo(page, DEMO_APP);
+  await login.deviceLogin.click();
+  const deviceLogin = new DeviceLoginPage(page, 'vi');
+  await deviceLogin.expectShown();
+  return deviceLogin;
+}
+
+test.describe('devices (WebAuthn)', () => {
+  test('register a device, activate it with the e-mailed code, sign in through /demo with it, then delete it', async ({ page }) => {
+    test.setTimeout(120_000);
+    const authenticator = await VirtualAuthenticator.attach(page);
+    const account = newAccount(uniqueEmail('webauthn'), 'Nguyễn Thị Hoa');
+    await createActiveAccount(page.request, account);
+    await signInToAccountArea(page, account);
+
+    const deviceName = 'Máy tính xách tay';
+    await registerDevice(page, account, deviceName, true);
+    // The authenticator now holds one credential for this site, bound to the account.
+    const [credential] = await authenticator.credentials();
+    expect(credential?.rpId).toBe('localhost');
+
+    const deviceLogin = await openDeviceLoginFromDemo(page);
+    await saveWideAndNarrow(page, 'webauthn-login', 'vi');
+    await deviceLogin.logIn(account.username);
+    await new DemoPage(page).expectSignedIn('Demo App', DEMO_APP.id, { name: account.name, email: account.username });
+    expect((await authenticator.credentials())[0]!.signCount).toBeGreaterThan(credential!.signCount);
+
+    // Back to the account area (the single sign-on session signs it in), then delete the device.
+    const outbox = new Outbox(page.request);
+    await page.goto('/user/dashboard');
+    const devices = await openDevices(page);
+    await expect(devices.state(deviceName, 'active')).toBeVisible();
+    await devices.delete(deviceName).click();
+    await expect(devices.deleteDialog).toContainText(tr('vi', 'account.devices.deleteQuestion', { name: deviceName }));
+    await saveWideAndNarrow(page, 'webauthn-delete-dialog', 'vi', { show: devices.deleteDialog });
+    const seen = await outbox.messages(account.username);
+    await devices.confirmDelete.click();
+
+    const deletion = new DeviceCodePage(page, 'vi', 'deletion');
+    await deletion.expectShown(deviceName, maskedEmail(account.username));
+    const message = await outbox.next(account.username, seen);
+    await saveWideAndNarrow(page, 'webauthn-deletion', 'vi');
+    await deletion.code.fill(codeIn(message));
+    await deletion.submit.click();
+    await new ProfilePage(page, 'vi').expectShown();
+    await expect(devices.notice('deleted')).toBeVisible();
+    await expect(devices.item(deviceName)).toHaveCount(0);
+    await expect(devices.none).toBeVisible();
+  });
+
+  test('the same authenticator cannot be registered twice: "This device is already registered"', async ({ page }) => {
+    await VirtualAuthenticator.attach(page);
+    const account = newAccount(uniqueEmail('webauthn-twice'), 'Trần Văn Nam');
+    await createActiveAccount(page.request, account);
+    await signInToAccountArea(page, account);
+
+    const devices = await openDevices(page);
+    await startRegistration(devices, 'Điện thoại');
+    // Stored inactive as soon as the browser answered; the activation page waits for its code.
+    await new DeviceCodePage(page, 'vi', 'activation').expectShown('Điện thoại', account.username);
+    await openDevices(page);
+    await expect(devices.state('Điện thoại', 'inactive')).toBeVisible();
+    await expect(devices.activate('Điện thoại')).toBeVisible();
+
+    const register = await startRegistration(devices, 'Điện thoại lần hai');
+    await expect(register.alreadyRegistered).toBeVisible();
+    await expect(page).toHaveURL(/\/user\/webauthn\/register$/);
+    await saveWideAndNarrow(page, 'webauthn-register-already', 'vi');
+  });
+
+  test('another device approves by the QR code: the first lands on /demo signed in', async ({ page, browser }) => {
+    test.setTimeout(150_000);
+    const first = await VirtualAuthenticator.attach(page);
+    const account = newAccount(uniqueEmail('webauthn-qr'), 'Lê Minh Khoa');
+    await createActiveAccount(page.request, account);
+    await signInToAccountArea(page, account);
+    await registerDevice(page, account, 'Điện thoại của Khoa');
+
+    // The key moves to a second device (its own browser, no cookies of the first): the first no
+    // longer holds it, so its own attempt fails and it shows the QR code.
+    const [credential] = await first.credentials();
+    await first.clear();
+    const secondContext = await browser.newContext();
+    try {
+      const second = await secondContext.newPage();
+      const secondAuthenticator = await VirtualAuthenticator.attach(second);
+      await secondAuthenticator.add(credential!);
+
+      const deviceLogin = await openDeviceLoginFromDemo(page);
+      await deviceLogin.logIn(account.username);
+      await expect(deviceLogin.qrDialog).toBeVisible({ timeout: 30_000 });
+      await expect(deviceLogin.qrCode).toHaveAttribute('src', /^data:image\/png;base64,/);
+      await expect(deviceLogin.qrCode).toHaveJSProperty('width', 150);
+      await expect(deviceLogin.waiting).toBeVisible();
+      await expect(deviceLogin.noReload).toBeVisible();
+      await expect(deviceLogin.countdown).toBeVisible();
+      const link = (await deviceLogin.qrLink.getAttribute('href'))!;
+      // On this site's own origin, with the sign-in's challenge and the device-login request.
+      const url = new URL(link);
+      expect(url.origin).toBe(new URL(page.url()).origin);
+      expect(url.pathname).toBe('/login/webauthn/verify-device');
+      expect(url.searchParams.get('challenge')).toBe(new URL(page.url()).searchParams.get('challenge'));
+      expect(url.searchParams.get('authnChallenge')).toBeTruthy();
+      await expect(deviceLogin.qrLink).toHaveText(link);
+      await saveWideAndNarrow(page, 'webauthn-login-qr', 'vi', { show: deviceLogin.qrDialog });
+
+      await second.goto(link);
+      const verify = new VerifyDevicePage(second, 'vi');
+      await expect(verify.confirmation(DEMO_APP.name)).toBeVisible();
+      await expect(verify.question).toBeVisible();
+      await saveWideAndNarrow(second, 'webauthn-verify-device', 'vi');
+      await verify.continue.click();
+      await expect(verify.verified).toBeVisible();
+      await expect(verify.redirectCountdown).toBeVisible();
+      await saveWideAndNarrow(second, 'webauthn-verify-device-done', 'vi');
+
+      // The first device's poll gets the redirect and finishes its sign-in.
+      await new DemoPage(page).expectSignedIn('Demo App', DEMO_APP.id, { name: account.name, email: account.username });
+      // The second device goes on to the account area after its 5 s.
+      await expect(second).toHaveURL(/\/(user\/dashboard|login\?)/, { timeout: 15_000 });
+    } finally {
+      await secondContext.close();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { browser } from '../../lib/browser.ts';
+import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
+import { loginRequest } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+import type { SocialLinkState } from './social-link-state.ts';
+
+type Answers = Parameters<typeof stubFetch>[0];
+
+const CHALLENGE = 'challenge-1';
+const REQUEST = `GET /api/v1/requests/login/${CHALLENGE}`;
+const SEND_CODE = 'POST /api/v1/social/link/send-code';
+const LINK = 'POST /api/v1/social/link';
+const RESUME = 'http://localhost:3000/oidc/auth/resume-linked';
+const STATE: SocialLinkState = { linkToken: 'link-token-1', email: 'd***@example.com', authorizer: 'facebook', methods: ['password', 'code'] };
+
+const posts = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.method === 'POST' && r.path === path);
+
+async function renderLink(answers: Answers = {}, state: unknown = STATE, locale = 'en') {
+  const requests = stubFetch({ [REQUEST]: json(200, loginRequest()), ...answers });
+  await renderApp(`/login/social-link?challenge=${CHALLENGE}&locale=${locale}`, state);
+  return requests;
+}
+
+describe('SocialLink screen', () => {
+  it('links by the password and follows redirectTo', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    const requests = await renderLink({ [LINK]: json(200, { redirectTo: RESUME }) });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Link your Facebook sign-in' })).toBeInTheDocument();
+    expect(screen.getByText('An account with d***@example.com already exists. Prove it is yours to link your Facebook sign-in.')).toBeInTheDocument();
+    expect(document.title).toBe('Link accounts · Demo App');
+
+    const user = userEvent.setup();
+    const password = screen.getByLabelText(/^Password/);
+    expect(password).toHaveFocus();
+    await user.type(password, 'Passw0rd!{Enter}');
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(RESUME));
+    expect(posts(requests, '/api/v1/social/link')[0]?.body).toEqual({ challenge: CHALLENGE, link_token: 'link-token-1', password: 'Passw0rd!', client_id: 'demo-app' });
+  });
+
+  it('asks for the password before calling, and says when it is wrong', async () => {
+    const requests = await renderLink({ [LINK]: apiError(401, 1017, 'wrong', 'password') });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Link accounts' }));
+    expect(screen.getByText('Please enter your password')).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/social/link')).toEqual([]);
+
+    await user.type(screen.getByLabelText(/^Password/), 'Wrong-pass1{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Username or password is not correct');
+    expect(screen.getByLabelText(/^Password/)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('button', { name: 'Link accounts' })).toBeEnabled();
+  });
+
+  it('links by a code sent to the e-mail, with the 60-second resend countdown', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    const requests = await renderLink({
+      [SEND_CODE]: json(200, { channel: 'email', destination: 'd***@example.com', resendAfter: 60 }),
+      [LINK]: json(200, { redirectTo: RESUME }),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Send a code to d***@example.com' }));
+    const code = await screen.findByLabelText(/^Verification code/);
+    expect(posts(requests, '/api/v1/social/link/send-code')[0]?.body).toEqual({ challenge: CHALLENGE, link_token: 'link-token-1', client_id: 'demo-app' });
+    expect(screen.getByText('We sent a verification code to d***@example.com. Enter it to link the accounts.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: /^Resend code in 60s|^Resend code in 59s/ })).toBeDisabled());
+    expect(screen.queryByLabelText(/^Password/)).not.toBeInTheDocument();
+
+    await user.type(code, '123 456{Enter}');
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(RESUME));
+    expect(posts(requests, '/api/v1/social/link')[0]?.body).toEqual({ challenge: CHALLENGE, link_token: 'link-token-1', code: '123456', client_id: 'demo-app' });
+  });
+
+  it('says when the code is wrong or the link has expired, and can go back to the password', async () => {
+    let answer = apiError(400, 1040, 'Verification code is not valid', 'code');
+    await renderLink({ [SEND_CODE]: json(200, { channel: 'email', destination: 'd***@example.com', resendAfter: 60 }), [LINK]: () => answer }, STATE, 'vi');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Gửi mã tới d***@example.com' }));
+    await user.type(await screen.findByLabelText(/^Mã xác minh/), '000000{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Mã xác minh không hợp lệ');
+
+    answer = apiError(400, 1026, 'Your request has expired, please retry');
+    await user.click(screen.getByRole('button', { name: 'Liên kết tài khoản' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Yêu cầu của bạn đã hết hạn, vui lòng thử lại'));
+    expect(screen.getByRole('link', { name: 'Quay lại đăng nhập' })).toHaveAttribute('href', `/login?challenge=${CHALLENGE}&locale=vi`);
+
+    await user.click(screen.getByRole('button', { name: 'Dùng mật khẩu thay thế' }));
+    expect(screen.getByLabelText(/^Mật khẩu/)).toBeInTheDocument();
+  });
+
+  it('offers only the code to an account without a password', async () => {
+    await renderLink({}, { ...STATE, methods: ['code'] });
+    expect(await screen.findByRole('button', { name: 'Send a code to d***@example.com' })).toBeInTheDocument();
+    expect(screen.queryByLabelText(/^Password/)).not.toBeInTheDocument();
+  });
+
+  it('returns to Login without the state from the sign-in', async () => {
+    await renderLink({}, null);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Demo App' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,28 @@
+import { useEffect, useState } from 'react';
+import type { SocialAuthorizer } from '@passgate/contract';
+import { currentLanguage } from '../../i18n/i18n.ts';
+import { loadSocialSdk, type SocialSdk } from '../../lib/social/sdk.ts';
+
+export type SocialSdkState = { status: 'loading' } | { status: 'ready'; sdk: SocialSdk } | { status: 'failed' };
+
+/**
+ * The provider's SDK for a shown button, loaded and initialised as the button mounts, so that the
+ * click itself can open the popup at once (a popup needs the click's user gesture).
+ */
+export function useSocialSdk(authorizer: SocialAuthorizer, appId: string): SocialSdkState {
+  const key = `${authorizer}:${appId}`;
+  const [loaded, setLoaded] = useState<{ key: string; state: SocialSdkState } | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    loadSocialSdk(authorizer, appId, currentLanguage()).then(
+      (sdk) => current && setLoaded({ key, state: { status: 'ready', sdk } }),
+      () => current && setLoaded({ key, state: { status: 'failed' } }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [authorizer, appId, key]);
+
+  return loaded?.key === key ? loaded.state : { status: 'loading' };
+}
