@@ -115,7 +115,13 @@ export const webauthnRegisterBodySchema = requestBody({
 });
 export type WebauthnRegisterBody = z.output<typeof webauthnRegisterBodySchema>;
 /** The device is stored inactive; `challenge` is its activation challenge, whose code was sent. */
-export const webauthnRegisterResponseSchema = z.object({ webauthnCredentialId: z.string(), challenge: z.string() });
+/** The device is stored inactive; its activation code went to `destination` (masked), the `challenge` names it. */
+export const webauthnRegisterResponseSchema = z.object({
+  webauthnCredentialId: z.string(),
+  challenge: z.string(),
+  channel: z.enum(['email', 'sms']),
+  destination: z.string(),
+});
 export type WebauthnRegisterResponse = z.infer<typeof webauthnRegisterResponseSchema>;
 
 // ---- Challenges: POST /api/v2/get-challenge, /api/v2/resend-challenge, /api/v2/resolve-challenge ----

@@ -152,7 +152,7 @@ export function createWebauthnDevicesService(ctx: AppContext, options: { codes?:
             now,
           );
         });
-        return { webauthnCredentialId, challenge: sent.challenge };
+        return { webauthnCredentialId, challenge: sent.challenge, channel: sent.channel, destination: sent.destination };
       } catch (error) {
         await queries.reopen(ceremonyId);
         // The same authenticator registered by a simultaneous request.

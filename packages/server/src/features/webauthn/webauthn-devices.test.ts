@@ -42,7 +42,7 @@ describe('WebAuthn devices of the account area', () => {
       publickey_credential: authenticator.register(start.body.options),
       registration_challenge: start.body.options.challenge,
     });
-    expect(answer).toMatchObject({ status: 200, body: { webauthnCredentialId: expect.any(String), challenge: expect.any(String) } });
+    expect(answer).toMatchObject({ status: 200, body: { webauthnCredentialId: expect.any(String), challenge: expect.any(String), channel: 'email', destination: expect.stringMatching(/\*\*\*@/) } });
     const { webauthnCredentialId, challenge } = answer.body;
 
     const listed = await get('/api/v1/webauthn-credentials/me', token);

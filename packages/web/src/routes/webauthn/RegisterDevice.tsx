@@ -85,7 +85,7 @@ function RegisterForm() {
       const registered = await api.register(challenge, { deviceName, publickeyCredential: credential, registrationChallenge: options.challenge });
       // The new device is in the list (inactive) even if the user never enters the code.
       void queryClient.invalidateQueries({ queryKey: DEVICES_KEY });
-      const state: DeviceCodeState = { deviceName };
+      const state: DeviceCodeState = { deviceName, destination: registered.destination };
       void navigate(deviceCodePath('activation', registered.challenge, registered.webauthnCredentialId), { state });
     } catch (error) {
       setBusy(false);
