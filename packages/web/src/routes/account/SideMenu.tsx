@@ -15,7 +15,7 @@ import PeopleIcon from '@mui/icons-material/PeopleOutlineOutlined';
 import PersonIcon from '@mui/icons-material/BadgeOutlined';
 import SecurityIcon from '@mui/icons-material/LockOutlined';
 import { useTranslation } from 'react-i18next';
-import { NavLink } from 'react-router';
+import { NavLink, useLocation } from 'react-router';
 import { useAuth } from './auth-context.tsx';
 
 export const SIDE_MENU_WIDTH = 260;
@@ -23,9 +23,10 @@ export const SIDE_MENU_WIDTH = 260;
 type MenuKey = 'dashboard' | 'profile' | 'data' | 'security' | 'people' | 'help' | 'feedback';
 
 /** SPEC.md section 2: Dashboard and Personal information lead somewhere; the others are shown inactive. */
-const ACTIVE: { key: MenuKey; to: string; icon: ReactNode }[] = [
+const ACTIVE: { key: MenuKey; to: string; icon: ReactNode; alsoUnder?: string }[] = [
   { key: 'dashboard', to: '/user/dashboard', icon: <DashboardIcon /> },
-  { key: 'profile', to: '/user/profile', icon: <PersonIcon /> },
+  // The device pages are reached from the profile's My devices: they stay under Personal information.
+  { key: 'profile', to: '/user/profile', icon: <PersonIcon />, alsoUnder: '/user/webauthn/' },
 ];
 const INACTIVE: { key: MenuKey; icon: ReactNode }[] = [
   { key: 'data', icon: <DataIcon /> },
@@ -47,6 +48,7 @@ const itemSx = {
 export function SideMenu({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const { signOut } = useAuth();
+  const { pathname } = useLocation();
   const inactive = (items: typeof INACTIVE) =>
     items.map(({ key, icon }) => (
       // MUI renders a disabled ListItemButton as a div with aria-disabled and no tab stop.
@@ -58,8 +60,16 @@ export function SideMenu({ open, onClose }: { open: boolean; onClose: () => void
   const items = (
     <Box component="nav" aria-label={t('account.navigation')} sx={{ width: SIDE_MENU_WIDTH, pt: 1 }}>
       <List>
-        {ACTIVE.map(({ key, to, icon }) => (
-          <ListItemButton key={key} component={NavLink} to={to} onClick={onClose} sx={itemSx}>
+        {ACTIVE.map(({ key, to, icon, alsoUnder }) => (
+          <ListItemButton
+            key={key}
+            component={NavLink}
+            to={to}
+            // NavLink adds 'active' on its own path; under alsoUnder it is set here.
+            className={alsoUnder && pathname.startsWith(alsoUnder) ? 'active' : undefined}
+            onClick={onClose}
+            sx={itemSx}
+          >
             <ListItemIcon>{icon}</ListItemIcon>
             <ListItemText primary={t(`account.menu.${key}`)} />
           </ListItemButton>

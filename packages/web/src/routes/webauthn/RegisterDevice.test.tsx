@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
@@ -45,6 +45,14 @@ async function register(user: ReturnType<typeof userEvent.setup>, name = '  Lapt
 }
 
 describe('registering a device', () => {
+  it('keeps Personal information marked in the side menu', async () => {
+    vi.spyOn(webauthnBrowser, 'supported').mockReturnValue(true);
+    await openRegister();
+    const [nav] = screen.getAllByRole('navigation', { name: 'Account navigation' });
+    expect(within(nav!).getByRole('link', { name: 'Personal information' })).toHaveClass('active');
+    expect(within(nav!).getByRole('link', { name: 'Dashboard' })).not.toHaveClass('active');
+  });
+
   it('needs a name of at most 255 characters', async () => {
     vi.spyOn(webauthnBrowser, 'supported').mockReturnValue(true);
     const { requests, user } = await openRegister();
