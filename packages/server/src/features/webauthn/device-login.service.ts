@@ -104,7 +104,7 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
       const user = await ctx.users.findByUsername(flow.tenant.id, username);
       const devices = user ? await activeDevices(user.id) : [];
       // One answer for an unknown account and for one without an active device.
-      if (!user || devices.length === 0) throw new ApiError(ErrorCode.NoActiveCredentials, 404, 'username');
+      if (!user || devices.length === 0) throw new ApiError(ErrorCode.NoActiveCredentials, 404);
       checkAccount(user);
 
       const options = await requestOptions(Buffer.from(newWebauthnChallenge()).toString('base64url'), devices);
