@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, OneTimeCodeRow } from '../../db/schema.ts';
+import { singleUseRows } from '../../db/single-use-rows.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -28,6 +29,7 @@ export function createCodeQueries(db: Executor) {
     db.selectFrom('one_time_codes').where('tenant_id', '=', key.tenantId).where('purpose', '=', key.purpose).where('destination', '=', key.destination);
 
   return {
+    ...singleUseRows(db, 'one_time_codes'),
     /** Replaces every earlier code for the same tenant, purpose and destination. */
     async replace(code: NewCode): Promise<void> {
       await db
@@ -60,39 +62,11 @@ export function createCodeQueries(db: Executor) {
       return byKey(key).selectAll().where('consumed_at', 'is', null).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
     },
 
-    /**
-     * Spends one of the code's tries before it is compared: true when the code was still open,
-     * unexpired and had a try left (so at most `maxAttempts` comparisons ever happen, however
-     * many requests arrive at once).
-     */
-    async takeAttempt(id: string, maxAttempts: number, now: number): Promise<boolean> {
-      const result = await db
-        .updateTable('one_time_codes')
-        .set({ attempts: sql`attempts + 1` })
-        .where('id', '=', id)
-        .where('consumed_at', 'is', null)
-        .where('attempts', '<', maxAttempts)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
     /** Gives back a try taken by a right code that is not consumed yet (checked now, used later). */
     async returnAttempt(id: string): Promise<void> {
       await db.updateTable('one_time_codes').set({ attempts: sql`attempts - 1` }).where('id', '=', id).where('attempts', '>', 0).execute();
     },
 
-    /** Marks the code used: true for the one caller that did so while it was open and unexpired. */
-    async consume(id: string, now: number): Promise<boolean> {
-      const result = await db
-        .updateTable('one_time_codes')
-        .set({ consumed_at: now })
-        .where('id', '=', id)
-        .where('consumed_at', 'is', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
   };
 }
 export type CodeQueries = ReturnType<typeof createCodeQueries>;

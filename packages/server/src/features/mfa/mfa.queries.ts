@@ -1,5 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, type Transaction } from 'kysely';
 import type { Database, MfaTokenRow } from '../../db/schema.ts';
+import { singleUseRows } from '../../db/single-use-rows.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -20,6 +21,7 @@ export interface NewMfaToken {
  */
 export function createMfaQueries(db: Executor) {
   return {
+    ...singleUseRows(db, 'mfa_tokens'),
     async insert(token: NewMfaToken): Promise<void> {
       // Tokens of the user that can no longer be used go at the same time.
       await db.deleteFrom('mfa_tokens').where('user_id', '=', token.userId).where('expires_at', '<=', token.at).execute();
@@ -42,31 +44,6 @@ export function createMfaQueries(db: Executor) {
 
     async find(id: string): Promise<MfaTokenRow | undefined> {
       return db.selectFrom('mfa_tokens').selectAll().where('id', '=', id).executeTakeFirst();
-    },
-
-    /** Spends one try of the token before a code is compared: false when it is used, expired or out of tries. */
-    async takeAttempt(id: string, maxAttempts: number, now: number): Promise<boolean> {
-      const result = await db
-        .updateTable('mfa_tokens')
-        .set({ attempts: sql`attempts + 1` })
-        .where('id', '=', id)
-        .where('consumed_at', 'is', null)
-        .where('attempts', '<', maxAttempts)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
-    /** Marks the token used: true for the one caller that did so while it was open. */
-    async consume(id: string, now: number): Promise<boolean> {
-      const result = await db
-        .updateTable('mfa_tokens')
-        .set({ consumed_at: now })
-        .where('id', '=', id)
-        .where('consumed_at', 'is', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
     },
 
     /**

@@ -154,7 +154,7 @@ export function createSocialLinkService(ctx: AppContext, codes: CodeService = cr
       try {
         await inTransaction(ctx.db, async (trx) => {
           const now = Date.now();
-          if (!(await createSocialQueries(trx).consumeLinkToken(row.id, now))) throw expired();
+          if (!(await createSocialQueries(trx).consume(row.id, now))) throw expired();
           if (codeId && !(await codes.consume(codeId, trx))) throw new ApiError(ErrorCode.RequestExpired, 400, 'code');
           await createSocialQueries(trx).insertIdentity({ tenantId: row.tenant_id, provider: row.provider, subject: row.subject, userId: user.id, email: row.email }, now);
           // The code proved the address, which is all activation proves.

@@ -1,6 +1,7 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, type Transaction } from 'kysely';
 import type { Database, SocialLinkTokenRow, UserIdentityRow } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
+import { singleUseRows } from '../../db/single-use-rows.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -27,6 +28,7 @@ export interface NewLinkToken extends IdentityKey {
  */
 export function createSocialQueries(db: Executor) {
   return {
+    ...singleUseRows(db, 'social_link_tokens'),
     async findIdentity(key: IdentityKey): Promise<UserIdentityRow | undefined> {
       return db
         .selectFrom('user_identities')
@@ -71,30 +73,6 @@ export function createSocialQueries(db: Executor) {
       return db.selectFrom('social_link_tokens').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    /** Spends one password try of the token: false when it is used, expired or out of tries. */
-    async takeAttempt(id: string, maxAttempts: number, now: number): Promise<boolean> {
-      const result = await db
-        .updateTable('social_link_tokens')
-        .set({ attempts: sql`attempts + 1` })
-        .where('id', '=', id)
-        .where('consumed_at', 'is', null)
-        .where('attempts', '<', maxAttempts)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
-    /** Marks the token used: true for the one caller that did so while it was open. */
-    async consumeLinkToken(id: string, now: number): Promise<boolean> {
-      const result = await db
-        .updateTable('social_link_tokens')
-        .set({ consumed_at: now })
-        .where('id', '=', id)
-        .where('consumed_at', 'is', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
   };
 }
 export type SocialQueries = ReturnType<typeof createSocialQueries>;
