@@ -110,21 +110,13 @@ export function createContactChangeService(ctx: AppContext, codes: CodeService =
       await ensureFree(kind, user, value);
       const tenant = await tenantOf(user);
       const target = targetOf(kind, user, value);
-      // Per account as well as per address and per IP: one account may not mail or text the world.
-      await consume(ctx.rateLimits.codeSendPerIp, `account:${user.id}`);
-      await codes.reserveSend(target, meta.ip);
-      const code = codes.generate();
-      try {
-        await deliverCode(
+      await codes.sendToAccount({ ...target, userId: user.id, payload: JSON.stringify({ userId: user.id }) }, meta.ip, {
+        deliver: (code) => deliverCode(
           ctx,
           { kind: RULES[kind].purpose, usernameKind: kind, to: value, locale: messageLocale(user.locale, meta.locale), tenant, name: user.name, code },
           eventOf(user, meta),
-        );
-      } catch (error) {
-        await codes.releaseSend(target);
-        throw error;
-      }
-      await codes.store({ ...target, userId: user.id, payload: JSON.stringify({ userId: user.id }) }, code);
+        ),
+      });
       return { resendAfter: RESEND_COOLDOWN_SECONDS };
     },
 

@@ -38,6 +38,18 @@ export interface StoredTarget extends CodeTarget {
   payload?: string | null;
 }
 
+/** A target whose code belongs to an account: its sends also count against that account's budget. */
+export interface AccountTarget extends StoredTarget {
+  userId: string;
+}
+
+export interface CodeSend {
+  /** Sends the message carrying `code`; when it throws, nothing is stored and the cooldown is given back. */
+  deliver: (code: string) => Promise<void>;
+  /** Other writes to make in the same transaction as the code, before it is stored (so a failed write stores no code). */
+  saveWith?: (trx: Kysely<Database>) => Promise<void>;
+}
+
 export interface CodeServiceDeps {
   db: Kysely<Database>;
   keys: ServerKeys;
@@ -76,6 +88,46 @@ export function createCodeService({ db, keys, rateLimits, ttlMs = CODE_TTL_MS }:
     }));
   }
 
+  /** Gives the cooldown back when the message could not be sent, so the visitor may retry at once. */
+  async function releaseSend(target: CodeTarget): Promise<void> {
+    await rateLimits.codeResend.delete(cooldownKey(target)).catch(() => undefined);
+  }
+
+  /**
+   * Spends the send budgets before a code is sent: one send per target per 60 s, and the per-IP
+   * hourly budget. Answers 429 when either is spent: 1291 for the cooldown, 1290 for the per-IP budget (both say 'try again in N s'). Callers reserve
+   * before they know whether the account exists, so the cooldown applies to every username alike.
+   */
+  async function reserveSend(target: CodeTarget, ip: string): Promise<void> {
+    await consume(rateLimits.codeResend, cooldownKey(target), ErrorCode.ResendTooSoon);
+    try {
+      await consume(rateLimits.codeSendPerIp, ip);
+    } catch (error) {
+      await releaseSend(target);
+      throw error;
+    }
+  }
+
+  /**
+   * The rest of a send once `reserveSend` passed, for callers that reserve before they look the
+   * account up (and call `releaseSend` themselves if they stop before this). The code is stored only
+   * once its message went out, so a code that could not be sent never replaces one that was.
+   */
+  async function sendReserved(target: StoredTarget, { deliver, saveWith }: CodeSend): Promise<void> {
+    const code = generate();
+    try {
+      await deliver(code);
+    } catch (error) {
+      await releaseSend(target);
+      throw error;
+    }
+    if (!saveWith) return store(target, code);
+    await inTransaction(db, async (trx) => {
+      await saveWith(trx);
+      await store(target, code, trx);
+    });
+  }
+
   return {
     generate,
     store,
@@ -87,24 +139,19 @@ export function createCodeService({ db, keys, rateLimits, ttlMs = CODE_TTL_MS }:
       return code;
     },
 
-    /**
-     * Spends the send budgets before a code is sent: one send per target per 60 s, and the per-IP
-     * hourly budget. Answers 429 when either is spent: 1291 for the cooldown, 1290 for the per-IP budget (both say 'try again in N s'). Callers reserve
-     * before they know whether the account exists, so the cooldown applies to every username alike.
-     */
-    async reserveSend(target: CodeTarget, ip: string): Promise<void> {
-      await consume(rateLimits.codeResend, cooldownKey(target), ErrorCode.ResendTooSoon);
-      try {
-        await consume(rateLimits.codeSendPerIp, ip);
-      } catch (error) {
-        await rateLimits.codeResend.delete(cooldownKey(target)).catch(() => undefined);
-        throw error;
-      }
-    },
+    reserveSend,
+    releaseSend,
+    sendReserved,
 
-    /** Gives the cooldown back when the message could not be sent, so the visitor may retry at once. */
-    async releaseSend(target: CodeTarget): Promise<void> {
-      await rateLimits.codeResend.delete(cooldownKey(target)).catch(() => undefined);
+    /**
+     * Sends a new code for an account already known (signed in, or identified by an MFA, link or
+     * device token) and stores it once the message went out. The account's own budget (the per-IP
+     * limiter keyed by account) comes first: one account may not mail or text the world from many IPs.
+     */
+    async sendToAccount(target: AccountTarget, ip: string, send: CodeSend): Promise<void> {
+      await consume(rateLimits.codeSendPerIp, `account:${target.userId}`);
+      await reserveSend(target, ip);
+      await sendReserved(target, send);
     },
 
     /**

@@ -98,21 +98,14 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
       if (!tenant) throw new ApiError(ErrorCode.MissingTenant, 500);
 
       const target = targetOf(row, destination);
-      await consume(ctx.rateLimits.codeSendPerIp, `account:${user.id}`);
-      await codes.reserveSend(target, meta.ip);
-      const code = codes.generate();
-      try {
-        await deliverCode(
+      // The code belongs to this token: another sign-in of the same account cannot use it.
+      await codes.sendToAccount({ ...target, userId: user.id, payload: JSON.stringify({ mfaToken: row.id }) }, meta.ip, {
+        deliver: (code) => deliverCode(
           ctx,
           { kind: 'mfa', usernameKind: body.tokenType === 'email' ? 'email' : 'phone', to: destination, locale: messageLocale(user.locale, meta.locale), tenant, name: user.name, code },
           eventOf(row, meta),
-        );
-      } catch (error) {
-        await codes.releaseSend(target);
-        throw error;
-      }
-      // The code belongs to this token: another sign-in of the same account cannot use it.
-      await codes.store({ ...target, userId: user.id, payload: JSON.stringify({ mfaToken: row.id }) }, code);
+        ),
+      });
       await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.challenge_sent', details: { tokenType: body.tokenType } });
       return { resendAfter: RESEND_COOLDOWN_SECONDS };
     },

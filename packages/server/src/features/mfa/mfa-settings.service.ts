@@ -102,20 +102,13 @@ export function createMfaSettingsService(ctx: AppContext, codes: CodeService = c
       }
       const destination = destinationFor(user, type);
       const target = setupTarget(user, destination);
-      await consume(ctx.rateLimits.codeSendPerIp, `account:${user.id}`);
-      await codes.reserveSend(target, meta.ip);
-      const code = codes.generate();
-      try {
-        await deliverCode(
+      await codes.sendToAccount({ ...target, userId: user.id, payload: JSON.stringify({ tokenType: type }) }, meta.ip, {
+        deliver: (code) => deliverCode(
           ctx,
           { kind: 'mfa_setup', usernameKind: type === 'email' ? 'email' : 'phone', to: destination, locale: messageLocale(user.locale, meta.locale), tenant, name: user.name, code },
           eventOf(user, meta),
-        );
-      } catch (error) {
-        await codes.releaseSend(target);
-        throw error;
-      }
-      await codes.store({ ...target, userId: user.id, payload: JSON.stringify({ tokenType: type }) }, code);
+        ),
+      });
       return { success: true, resendAfter: RESEND_COOLDOWN_SECONDS };
     },
 

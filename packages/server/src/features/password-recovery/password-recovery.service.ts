@@ -38,15 +38,10 @@ export function createPasswordRecoveryService(ctx: AppContext, codes: CodeServic
       await codes.reserveSend(target, meta.ip);
       const user = await ctx.users.findByUsername(flow.tenant.id, username);
       if (user && user.status === 'active' && user.password_hash) {
-        const code = codes.generate();
         const event = { tenantId: flow.tenant.id, clientId: flow.client.id, ip: meta.ip, userAgent: meta.userAgent, userId: user.id };
-        try {
-          await deliverCode(ctx, { kind: 'recovery', usernameKind: kind, to: username, locale: messageLocale(user.locale, meta.locale), tenant: flow.tenant, name: user.name, code }, event);
-        } catch (error) {
-          await codes.releaseSend(target);
-          throw error;
-        }
-        await codes.store({ ...target, userId: user.id }, code);
+        await codes.sendReserved({ ...target, userId: user.id }, {
+          deliver: (code) => deliverCode(ctx, { kind: 'recovery', usernameKind: kind, to: username, locale: messageLocale(user.locale, meta.locale), tenant: flow.tenant, name: user.name, code }, event),
+        });
         await ctx.audit.record({ ...event, type: 'password.recovery_requested', details: { channel: kind === 'email' ? 'email' : 'sms' } });
       }
       return { resendAfter: RESEND_COOLDOWN_SECONDS };

@@ -83,15 +83,10 @@ export function createPasswordlessService(ctx: AppContext, codes: CodeService = 
       await codes.releaseSend(target);
       throw error;
     }
-    const code = codes.generate();
     const event = { tenantId: flow.tenant.id, clientId: flow.client.id, ip: meta.ip, userAgent: meta.userAgent, userId: user?.id ?? null };
-    try {
-      await deliverCode(ctx, { kind: 'passwordless', usernameKind: 'phone', to: phone, locale: messageLocale(user?.locale, meta.locale), tenant: flow.tenant, name: user?.name ?? null, code }, event);
-    } catch (error) {
-      await codes.releaseSend(target);
-      throw error;
-    }
-    await codes.store({ ...target, userId: user?.id ?? null }, code);
+    await codes.sendReserved({ ...target, userId: user?.id ?? null }, {
+      deliver: (code) => deliverCode(ctx, { kind: 'passwordless', usernameKind: 'phone', to: phone, locale: messageLocale(user?.locale, meta.locale), tenant: flow.tenant, name: user?.name ?? null, code }, event),
+    });
     await ctx.audit.record({ ...event, type: 'passwordless.code_sent', details: { newAccount: !user } });
     return { resendAfter: RESEND_COOLDOWN_SECONDS };
   }

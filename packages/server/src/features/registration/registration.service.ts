@@ -7,7 +7,6 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createUserQueries } from '../users/users.queries.ts';
 import { unmetPasswordText } from '../users/password-rules.ts';
-import { inTransaction } from '../tenants/tenants.service.ts';
 import { resolveFlowClient, requireTenantSwitch } from '../login-flow/flow-client.ts';
 import { checkUsername, usernameKinds, type VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createCodeService, type CodeService } from '../codes/codes.service.ts';
@@ -46,56 +45,50 @@ export function createRegistrationService(ctx: AppContext, codes: CodeService = 
       const target = { tenantId: tenant.id, purpose: 'activation', destination: username } as const;
       await codes.reserveSend(target, meta.ip);
       const passwordHash = await hashSecret(body.password);
-      const code = codes.generate();
+      const userId = existing?.id ?? newId();
       const event = { tenantId: tenant.id, clientId: flow.client.id, ip: meta.ip, userAgent: meta.userAgent, userId: existing?.id ?? null };
       try {
-        await deliverCode(ctx, { kind: 'activation', usernameKind: kind, to: username, locale: meta.locale, tenant, name: body.name, code }, event);
-      } catch (error) {
-        await codes.releaseSend(target);
-        throw error;
-      }
-
-      const now = Date.now();
-      try {
-        await inTransaction(ctx.db, async (trx) => {
-          const users = createUserQueries(trx);
-          const userId = existing?.id ?? newId();
-          const identity = kind === 'email' ? { email: username } : { phone_number: username };
-          if (existing) {
-            const changes = { name: body.name, password_hash: passwordHash, password_changed_at: now, locale: meta.locale, updated_at: now };
-            if (!(await users.updateIfPending(userId, changes))) throw alreadyRegistered(kind);
-            // The earlier registration's password is not this person's history.
-            await users.clearPasswordHistory(userId);
-          } else {
-            await users.insert({
-              id: userId,
-              tenant_id: tenant.id,
-              email: null,
-              email_verified: 0,
-              phone_number: null,
-              phone_number_verified: 0,
-              ...identity,
-              name: body.name,
-              birthday: null,
-              gender: null,
-              locale: meta.locale,
-              avatar_key: null,
-              password_hash: passwordHash,
-              password_changed_at: now,
-              registration_method: 'password',
-              status: 'pending',
-              enable_mfa: 0,
-              authenticator_type: null,
-              totp_secret_enc: null,
-              failed_login_count: 0,
-              locked_until: null,
-              created_at: now,
-              updated_at: now,
-            });
-          }
-          await users.addPasswordHistory(userId, passwordHash, now);
-          await codes.store({ ...target, userId }, code, trx);
-          await createAuditQueries(trx).record({ ...event, userId, type: 'user.registered', details: { channel: channelOf(kind), reregistered: Boolean(existing) } }, now);
+        await codes.sendReserved({ ...target, userId }, {
+          deliver: (code) => deliverCode(ctx, { kind: 'activation', usernameKind: kind, to: username, locale: meta.locale, tenant, name: body.name, code }, event),
+          saveWith: async (trx) => {
+            const now = Date.now();
+            const users = createUserQueries(trx);
+            const identity = kind === 'email' ? { email: username } : { phone_number: username };
+            if (existing) {
+              const changes = { name: body.name, password_hash: passwordHash, password_changed_at: now, locale: meta.locale, updated_at: now };
+              if (!(await users.updateIfPending(userId, changes))) throw alreadyRegistered(kind);
+              // The earlier registration's password is not this person's history.
+              await users.clearPasswordHistory(userId);
+            } else {
+              await users.insert({
+                id: userId,
+                tenant_id: tenant.id,
+                email: null,
+                email_verified: 0,
+                phone_number: null,
+                phone_number_verified: 0,
+                ...identity,
+                name: body.name,
+                birthday: null,
+                gender: null,
+                locale: meta.locale,
+                avatar_key: null,
+                password_hash: passwordHash,
+                password_changed_at: now,
+                registration_method: 'password',
+                status: 'pending',
+                enable_mfa: 0,
+                authenticator_type: null,
+                totp_secret_enc: null,
+                failed_login_count: 0,
+                locked_until: null,
+                created_at: now,
+                updated_at: now,
+              });
+            }
+            await users.addPasswordHistory(userId, passwordHash, now);
+            await createAuditQueries(trx).record({ ...event, userId, type: 'user.registered', details: { channel: channelOf(kind), reregistered: Boolean(existing) } }, now);
+          },
         });
       } catch (error) {
         // Another registration of the same address won the race.

@@ -114,21 +114,14 @@ export function createSocialLinkService(ctx: AppContext, codes: CodeService = cr
       const tenant = await ctx.tenants.findById(user.tenant_id);
       if (!tenant) throw new ApiError(ErrorCode.MissingTenant, 500);
       const target = targetOf(user);
-      await consume(ctx.rateLimits.codeSendPerIp, `account:${user.id}`);
-      await codes.reserveSend(target, meta.ip);
-      const code = codes.generate();
-      try {
-        await deliverCode(
+      // The code belongs to this link token: another sign-in cannot use it.
+      await codes.sendToAccount({ ...target, userId: user.id, payload: JSON.stringify({ linkToken: link.row.id }) }, meta.ip, {
+        deliver: (code) => deliverCode(
           ctx,
           { kind: 'social_link', usernameKind: 'email', to: user.email, locale: messageLocale(user.locale, meta.locale), tenant, name: user.name, code },
           { ...link.event, userId: user.id },
-        );
-      } catch (error) {
-        await codes.releaseSend(target);
-        throw error;
-      }
-      // The code belongs to this link token: another sign-in cannot use it.
-      await codes.store({ ...target, userId: user.id, payload: JSON.stringify({ linkToken: link.row.id }) }, code);
+        ),
+      });
       await ctx.audit.record({ ...link.event, userId: user.id, type: 'code.sent', details: { purpose: 'social_link', provider: link.provider } });
       return { channel: 'email', destination: maskEmail(user.email), resendAfter: RESEND_COOLDOWN_SECONDS };
     },

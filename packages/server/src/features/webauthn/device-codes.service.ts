@@ -43,27 +43,18 @@ export function createDeviceCodeService(ctx: AppContext, codes: CodeService, ttl
     kind: CodeChallengeKind,
     rowId: string,
     meta: VisitorMeta,
-    save: (trx: Kysely<Database>) => Promise<void> = async () => undefined,
+    save?: (trx: Kysely<Database>) => Promise<void>,
   ): Promise<{ channel: 'email' | 'sms'; destination: string; resendAfter: number }> {
     const destination = codeDestinationOf(user);
     const target = targetOf(user, kind);
-    await consume(ctx.rateLimits.codeSendPerIp, `account:${user.id}`);
-    await codes.reserveSend(target, meta.ip);
-    const code = codes.generate();
-    try {
-      await deliverCode(
+    // The code belongs to this challenge: another challenge of the same account cannot use it.
+    await codes.sendToAccount({ ...target, userId: user.id, payload: JSON.stringify({ challenge: rowId }) }, meta.ip, {
+      deliver: (code) => deliverCode(
         ctx,
         { kind: PURPOSE[kind], usernameKind: destination.kind, to: destination.to, locale: messageLocale(user.locale, meta.locale), tenant, name: user.name, code },
         eventOf(user, meta),
-      );
-    } catch (error) {
-      await codes.releaseSend(target);
-      throw error;
-    }
-    await inTransaction(ctx.db, async (trx) => {
-      await save(trx);
-      // The code belongs to this challenge: another challenge of the same account cannot use it.
-      await codes.store({ ...target, userId: user.id, payload: JSON.stringify({ challenge: rowId }) }, code, trx);
+      ),
+      saveWith: save,
     });
     return { channel: channelOf(destination.kind), destination: maskDestination(destination.to), resendAfter: RESEND_COOLDOWN_SECONDS };
   }
