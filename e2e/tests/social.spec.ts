@@ -7,6 +7,7 @@ import { tr } from '../pages/i18n.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { codeIn, Outbox } from '../pages/outbox.ts';
 import { passgate } from '../pages/passgate-cli.ts';
+import { RegisterPage } from '../pages/register-page.ts';
 import { saveWideAndNarrow } from '../pages/screenshots.ts';
 import { FakeSdks, SocialLinkPage, issueToken, setSocialApps, type SocialApps, type SocialPerson } from '../pages/social-pages.ts';
 
@@ -59,6 +60,34 @@ test('Google: a first sign-in through /demo creates the account, and /demo shows
   await saveWideAndNarrow(page, 'login-social', 'vi');
 
   await login.google.click();
+  await demo.expectSignedIn('Demo App', DEMO_APP.id, user);
+  await expect(demo.claim('email_verified')).toHaveText('true');
+});
+
+test('Google from the Register screen: the button waits for the policy box, then signs up and /demo shows the claims', async ({ page }) => {
+  const user = person('google-register', 'Vũ Thị Lan');
+  const { demo, login, sdks } = await openDemoLogin(page, { google: await issueToken('google', APPS, user) });
+  await login.createAccount.click();
+  const register = new RegisterPage(page, 'vi', DEMO_APP.usernameLabel);
+  await register.expectShown(DEMO_APP.name);
+  const google = page.getByRole('button', { name: tr('vi', 'login.google'), exact: true });
+  const facebook = page.getByRole('button', { name: tr('vi', 'login.facebook'), exact: true });
+  // The SDKs are loaded and set up: only the unticked policy box holds the buttons off, as it holds Register.
+  await expect.poll(async () => Object.keys(await sdks.use()).sort()).toEqual(['facebook', 'google']);
+  for (const button of [google, facebook, register.submit]) await expect(button).toBeDisabled();
+  await expect(google).toHaveAccessibleDescription(tr('vi', 'register.socialNeedsPolicy'));
+  // Login was scrolled down to reach 'Create account'; Register opens at its top, buttons in view.
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  await expect(google).toBeInViewport();
+  await saveWideAndNarrow(page, 'register-social', 'vi');
+
+  await register.policy.check();
+  await expect(google).toBeEnabled();
+  await expect(facebook).toBeEnabled();
+  await register.policy.uncheck();
+  await expect(google).toBeDisabled();
+  await register.policy.check();
+  await google.click();
   await demo.expectSignedIn('Demo App', DEMO_APP.id, user);
   await expect(demo.claim('email_verified')).toHaveText('true');
 });

@@ -58,10 +58,20 @@ function LocaleFromAddress() {
   return null;
 }
 
+/** A new screen starts at its top, as a page load would (the browser keeps the old scroll otherwise). */
+function ScrollToTopOnNavigation() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}
+
 export function AppRoutes() {
   return (
     <ErrorBoundary fallback={<StartupFailure network={false} />}>
       <LocaleFromAddress />
+      <ScrollToTopOnNavigation />
       <Suspense fallback={<Loading />}>
         <Routes>
           <Route path="/" element={<Navigate to="/user/dashboard" replace />} />

@@ -13,6 +13,9 @@ import { testConfig } from './fixtures.ts';
 // busy two-core machine (CI runs other suites beside it): give it time.
 configure({ asyncUtilTimeout: 15_000 });
 
+// jsdom has no layout, so no scrolling: the SPA's scroll to the top of each new screen does nothing here.
+window.scrollTo = () => undefined;
+
 beforeAll(async () => {
   await initI18n('vi');
   await loadTranslationPart('account');

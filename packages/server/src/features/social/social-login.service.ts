@@ -26,7 +26,8 @@ export const linkTokenHash = (ctx: Pick<AppContext, 'keys'>, token: string): str
  * - the identity is linked to an account: sign that account in (1012 disabled, 1302 locked);
  * - the provider's verified e-mail belongs to an account: `linkRequired` with a link token, so the
  *   user proves that account first (never linked because the addresses match);
- * - otherwise a new account when the client has social:<authorizer>:register, else 1010.
+ * - otherwise a new account when the client has social:<authorizer>:register and the tenant
+ *   allows registration, else 1010.
  */
 export function createSocialLoginService(ctx: AppContext) {
   const deps = (baseUrl: string) => ({ baseUrl, log: ctx.log });
@@ -86,7 +87,9 @@ export function createSocialLoginService(ctx: AppContext) {
       const holder = await ctx.users.findByEmail(flow.tenant.id, profile.email);
       if (holder) return linkRequired(flow, interaction, holder, profile, event);
     }
-    if (!flow.capabilities.has(`social:${profile.provider}:register`)) {
+    // A new account is a registration: the tenant must allow it too (SPEC.md section 6). Answered like a
+    // missing capability, so the caller learns only that there is no account to sign in to.
+    if (!flow.tenant.registrationAllowed || !flow.capabilities.has(`social:${profile.provider}:register`)) {
       await ctx.audit.record({ ...event, type: 'social.login_failed', details: { provider: profile.provider, reason: 'no_account' } });
       throw new ApiError(ErrorCode.AccountNotFound, 404);
     }

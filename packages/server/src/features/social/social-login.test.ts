@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishSignIn, relyingParty, authorizationRequest, startSignIn } from '../../../test/relying-party.ts';
 import { call, createAccount } from '../../../test/account.ts';
-import { auditTypes } from '../../../test/visitor.ts';
+import { auditTypes, createClient, createTenant } from '../../../test/visitor.ts';
 import type { TestServer } from '../../../test/test-server.ts';
 import type { FakeSocialProviders } from '../../../test/fake-social-providers.ts';
 import { FACEBOOK_APP, FACEBOOK_SECRET, GOOGLE_APP, begin, identitiesOf, loginBody, socialLogin, startSocialTestbed, usersWithEmail, type SocialTestbed } from './social-test-setup.ts';
@@ -151,6 +151,34 @@ describe('sign-in with Google and Facebook', () => {
     // An identity that already has an account signs in there.
     expect((await login(loginBody('google', social.challenge, 'g-dan'))).status).toBe(200);
     expect((await login(loginBody('google', loginOnly.challenge, 'g-dan'))).status).toBe(200);
+  });
+
+  it('answers 1010 for a new identity when the tenant does not allow registration; existing identities and linking still work', async () => {
+    await createTenant(server.ctx, { id: 'closing' });
+    await createClient(server.ctx, server.url, { id: 'closing-app', tenantId: 'closing', permissions: ['social:google:login', 'social:google:register'], googleAppId: GOOGLE_APP });
+    fake.google.set('g-ken', { appId: GOOGLE_APP, sub: 'g-ken', email: 'ken@example.com' });
+    fake.google.set('g-lan', { appId: GOOGLE_APP, sub: 'g-lan', email: 'lan@example.com' });
+    fake.google.set('g-mai', { appId: GOOGLE_APP, sub: 'g-mai', email: 'mai@example.com', emailVerified: true });
+    const open = await begin(server, 'closing-app');
+    expect((await login(loginBody('google', open.challenge, 'g-ken'))).status).toBe(200);
+    const [ken] = await usersWithEmail(server, 'ken@example.com');
+    const maiId = await createAccount(server.ctx, { tenantId: 'closing', email: 'mai@example.com' });
+
+    await server.ctx.tenants.update('closing', { registration_allowed: 0 });
+    const closed = await begin(server, 'closing-app');
+    expect(await login(loginBody('google', closed.challenge, 'g-lan'))).toEqual({ status: 404, body: { error: { code: 1010, message: expect.any(String) } } });
+    expect(await usersWithEmail(server, 'lan@example.com')).toEqual([]);
+    expect(await server.ctx.db.selectFrom('user_identities').select('subject').where('subject', '=', 'g-lan').execute()).toEqual([]);
+    const failures = await server.ctx.db.selectFrom('audit_events').select('details').where('type', '=', 'social.login_failed').where('tenant_id', '=', 'closing').execute();
+    expect(failures.map((f) => JSON.parse(f.details ?? '{}'))).toEqual([{ provider: 'google', reason: 'no_account' }]);
+
+    // The account that already holds the identity still signs in; a verified e-mail of an account still asks for proof.
+    const again = await login(loginBody('google', closed.challenge, 'g-ken'));
+    expect(again.status).toBe(200);
+    expect((await finishSignIn(closed.browser, server.url, closed.rp, closed.auth, again.body.redirectTo)).claims()?.sub).toBe(ken!.id);
+    const linking = await begin(server, 'closing-app');
+    expect(await login(loginBody('google', linking.challenge, 'g-mai'))).toMatchObject({ status: 200, body: { linkRequired: true, email: 'm***@example.com' } });
+    expect(await identitiesOf(server, maiId)).toEqual([]);
   });
 
   it('never links nor takes an unverified e-mail address', async () => {

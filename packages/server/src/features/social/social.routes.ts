@@ -42,8 +42,8 @@ export async function socialRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         'belongs to an existing account that has no link to this identity. 1026 (400, field challenge) unknown or expired challenge; 1301 (403) the client lacks ' +
         'social:<authorizer>:login; 1002 (400, field app_id) not the client\'s app id (or it has none); 1063 (401, field access_token) the token is not valid, not ' +
         'for this app or expired; 1064 (Google) / 1065 (Facebook) (401) the provider gave no id; 1010 (404) no account and the client lacks ' +
-        'social:<authorizer>:register; 1012 (403) disabled account; 1302 (403) account locked after failed passwords; 1293 (503) the provider cannot be reached, ' +
-        'failed, or the client has no Facebook app secret configured; 1290 (429) too many sign-in attempts from this address.',
+        'social:<authorizer>:register or the tenant does not allow registration; 1012 (403) disabled account; 1302 (403) account locked after failed passwords; ' +
+        '1293 (503) the provider cannot be reached, failed, or the client has no Facebook app secret configured; 1290 (429) too many sign-in attempts from this address.',
       body: socialLoginBodySchema,
       response: { 200: socialLoginResponseSchema, ...errors },
     },

@@ -3,55 +3,17 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { PublicClient } from '@passgate/contract';
 import { browser } from '../../lib/browser.ts';
-import { GOOGLE_SDK_URL, type GoogleOAuth2 } from '../../lib/social/google.ts';
-import type { FacebookSdkApi } from '../../lib/social/facebook.ts';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
 import { loginRequest, tenant } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
+import { facebookScripts, fakeFacebook, fakeGoogle, googleScripts } from '../../test/social-sdk.ts';
 
 const CHALLENGE = 'challenge-1';
 const REQUEST = `GET /api/v1/requests/login/${CHALLENGE}`;
 const SOCIAL_LOGIN = 'POST /api/v1/social/login';
 const RESUME = 'http://localhost:3000/oidc/auth/resume-social';
 
-const googleScripts = () => document.querySelectorAll(`script[src="${GOOGLE_SDK_URL}"]`);
-const facebookScripts = () => document.querySelectorAll('script[src^="https://connect.facebook.net/"]');
 const posts = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'POST');
-
-type TokenCallbacks = Parameters<GoogleOAuth2['initTokenClient']>[0];
-
-/**
- * Google Identity Services as the page sees it: initTokenClient keeps its callbacks, and
- * requestAccessToken answers with `outcome` (a token, or the popup closed). It notes whether it
- * was called inside the click, as a real popup must be.
- */
-function fakeGoogle(outcome: { token: string } | { closed: true } | { popupBlocked: true }) {
-  const configs: TokenCallbacks[] = [];
-  const calls: { inClick: boolean }[] = [];
-  const oauth2: GoogleOAuth2 = {
-    initTokenClient(config) {
-      configs.push(config);
-      return {
-        requestAccessToken() {
-          calls.push({ inClick: window.event?.type === 'click' });
-          queueMicrotask(() => {
-            if ('token' in outcome) config.callback({ access_token: outcome.token });
-            else config.error_callback?.({ type: 'closed' in outcome ? 'popup_closed' : 'popup_failed_to_open' });
-          });
-        },
-      };
-    },
-  };
-  return { oauth2, configs, calls };
-}
-
-function fakeFacebook(token: string | null) {
-  const api = {
-    init: vi.fn<FacebookSdkApi['init']>(),
-    login: vi.fn<FacebookSdkApi['login']>((callback) => callback(token ? { status: 'connected', authResponse: { accessToken: token } } : { status: 'unknown', authResponse: null })),
-  };
-  return api;
-}
 
 async function renderLogin(client: Partial<PublicClient> = {}, answer?: Response, locale = 'en') {
   const requests = stubFetch({ [REQUEST]: json(200, loginRequest({}, client)), ...(answer ? { [SOCIAL_LOGIN]: answer } : {}) });

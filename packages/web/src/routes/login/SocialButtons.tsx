@@ -25,6 +25,10 @@ interface Props {
   facebook: boolean;
   /** Told when the user starts a sign-in, so notices of an earlier step can give way. */
   onStarted?: () => void;
+  /** Held off by the screen (Register: until the policy is accepted); the SDK still loads, so the click can open the popup. */
+  disabled?: boolean;
+  /** The id of the text that says why the buttons are held off. */
+  describedBy?: string;
 }
 
 /**
@@ -32,7 +36,7 @@ interface Props {
  * POST /api/v1/social/login checks it and answers with the redirect, or with linkRequired when the
  * e-mail belongs to an existing account (then the SocialLink screen asks for proof).
  */
-export function SocialButtons({ info, google, facebook, onStarted }: Props) {
+export function SocialButtons({ info, google, facebook, onStarted, disabled = false, describedBy }: Props) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [busy, setBusy] = useState<SocialAuthorizer | null>(null);
@@ -69,7 +73,16 @@ export function SocialButtons({ info, google, facebook, onStarted }: Props) {
   };
 
   const button = (authorizer: SocialAuthorizer, appId: string | null | undefined) =>
-    appId ? <SocialButton key={authorizer} authorizer={authorizer} appId={appId} disabled={busy !== null} onPending={(pending) => void finish(authorizer, appId, pending)} /> : null;
+    appId ? (
+      <SocialButton
+        key={authorizer}
+        authorizer={authorizer}
+        appId={appId}
+        disabled={disabled || busy !== null}
+        describedBy={describedBy}
+        onPending={(pending) => void finish(authorizer, appId, pending)}
+      />
+    ) : null;
 
   return (
     <>
@@ -88,16 +101,18 @@ interface ButtonProps {
   authorizer: SocialAuthorizer;
   appId: string;
   disabled: boolean;
+  describedBy: string | undefined;
   /** Called inside the click with the popup's outcome. */
   onPending: (pending: Promise<string | null>) => void;
 }
 
 /** One provider's button: disabled until its SDK is ready; a short note under it when the SDK cannot be loaded. */
-function SocialButton({ authorizer, appId, disabled, onPending }: ButtonProps) {
+function SocialButton({ authorizer, appId, disabled, describedBy, onPending }: ButtonProps) {
   const { t } = useTranslation();
   const sdk = useSocialSdk(authorizer, appId);
   const Icon = icons[authorizer];
   const noteId = `social-${authorizer}-unavailable`;
+  const description = [describedBy, sdk.status === 'failed' ? noteId : undefined].filter(Boolean).join(' ') || undefined;
   // No await before signIn(): the popup may open only within the click's user gesture.
   const click = () => {
     if (sdk.status === 'ready' && !disabled) onPending(sdk.sdk.signIn());
@@ -112,7 +127,7 @@ function SocialButton({ authorizer, appId, disabled, onPending }: ButtonProps) {
         onClick={click}
         disabled={disabled || sdk.status !== 'ready'}
         aria-busy={sdk.status === 'loading'}
-        aria-describedby={sdk.status === 'failed' ? noteId : undefined}
+        aria-describedby={description}
       >
         {t(`login.${authorizer}`)}
       </ActionButton>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Capability, PublicClient } from '@passgate/contract';
 import { publicClient, tenant } from '../../test/fixtures.ts';
-import { flowHref, loginOptions } from './login-options.ts';
+import { flowHref, loginOptions, registerSocialOptions } from './login-options.ts';
 
 const withDevice = { publicKeyCredential: true };
 const noDevice = { publicKeyCredential: false };
@@ -135,6 +135,32 @@ describe('loginOptions (SPEC.md section 6)', () => {
       google: false,
       facebook: false,
     });
+  });
+});
+
+describe('registerSocialOptions (Google and Facebook on the Register screen)', () => {
+  const both: Capability[] = ['social:google:login', 'social:google:register', 'social:facebook:login', 'social:facebook:register'];
+
+  it('shows both with every capability, the app ids and registration allowed (also when the client lists none)', () => {
+    expect(registerSocialOptions(client(both))).toEqual({ google: true, facebook: true });
+    expect(registerSocialOptions(client([]))).toEqual({ google: true, facebook: true });
+  });
+
+  it('needs the register capability of that provider', () => {
+    expect(registerSocialOptions(client(['social:google:login', 'social:google:register', 'social:facebook:login']))).toEqual({ google: true, facebook: false });
+  });
+
+  it('needs the login capability too: the sign-in call itself requires it', () => {
+    expect(registerSocialOptions(client(['social:google:register', 'social:facebook:login', 'social:facebook:register']))).toEqual({ google: false, facebook: true });
+  });
+
+  it('needs the app id', () => {
+    expect(registerSocialOptions(client(both, {}, { ggApp: null, fbApp: { clientId: '' } }))).toEqual({ google: false, facebook: false });
+    expect(registerSocialOptions(client(both, {}, { fbApp: null }))).toEqual({ google: true, facebook: false });
+  });
+
+  it('is hidden when the tenant disallows registration', () => {
+    expect(registerSocialOptions(client(both, { registrationAllowed: false }))).toEqual({ google: false, facebook: false });
   });
 });
 

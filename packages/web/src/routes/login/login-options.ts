@@ -32,6 +32,22 @@ export function registerUsernameKinds(client: Pick<PublicClient, 'permissions'>)
   return kinds;
 }
 
+/**
+ * The Google and Facebook buttons of the Register screen: the login button's rule (capability and
+ * app id; the server checks social:<provider>:login on every call, and only then lets the SDK into
+ * the page), plus social:<provider>:register and the tenant's registrationAllowed, since a first
+ * sign-in there creates the account.
+ */
+export function registerSocialOptions(client: ClientAccess): { google: boolean; facebook: boolean } {
+  const can = effectiveCapabilities(client.permissions);
+  const login = loginOptions(client, { publicKeyCredential: false });
+  const open = client.tenant.registrationAllowed;
+  return {
+    google: open && login.google && can.has('social:google:register'),
+    facebook: open && login.facebook && can.has('social:facebook:register'),
+  };
+}
+
 export function loginOptions(client: ClientAccess, browser: BrowserSupport): LoginOptions {
   const can = effectiveCapabilities(client.permissions);
   const tenant = client.tenant;

@@ -10,7 +10,9 @@ import { ActionButton } from '../../components/ActionButton.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { TextLink } from '../../components/TextLink.tsx';
 import { recaptchaToken } from '../../lib/recaptcha.ts';
-import { flowHref, registerUsernameKinds } from '../login/login-options.ts';
+import { flowHref, registerSocialOptions, registerUsernameKinds } from '../login/login-options.ts';
+import { OrSeparator } from '../login/LoginCard.tsx';
+import { SocialButtons } from '../login/SocialButtons.tsx';
 import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
 import { canRegister } from '../flow/flow-access.ts';
 import type { UsernameState } from '../flow/flow-state.ts';
@@ -31,6 +33,7 @@ import { UsernameField } from '../flow/UsernameField.tsx';
 import { PolicyCheckboxes } from './PolicyCheckboxes.tsx';
 
 const FIELD_ORDER: FlowField[] = ['username', 'name', 'password', 'confirmPassword'];
+const SOCIAL_HINT_ID = 'register-social-hint';
 
 /** /register?challenge=…: create an account with the client's username kinds and the tenant's password policy. */
 export default function Register() {
@@ -54,6 +57,7 @@ function RegisterForm({ info }: { info: LoginRequestInfo }) {
   const client = info.client;
   const kinds = registerUsernameKinds(client);
   const labelKey = usernameLabelKey(kinds);
+  const social = registerSocialOptions(client);
 
   const [username, setUsername] = useState('');
   const [name, setName] = useState('');
@@ -113,61 +117,82 @@ function RegisterForm({ info }: { info: LoginRequestInfo }) {
   };
 
   return (
-    <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
-      {failure && <FlowErrorAlert key={failure.attempt} error={failure.error} fallback={t('messages.registrationFailed')} />}
-      <UsernameField
-        id="register-username"
-        kinds={kinds}
-        value={username}
-        onChange={setUsername}
-        inputRef={refs.username}
-        error={describe('username')}
-        autoFocus
-      />
-      <FormField
-        id="register-name"
-        name="name"
-        label={t('fields.name')}
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-        inputRef={refs.name}
-        autoComplete="name"
-        maxLength={NAME_MAX_LENGTH}
-        required
-        error={describe('name')}
-      />
-      <NewPasswordFields
-        idPrefix="register"
-        policy={client.tenant.passwordPolicy}
-        labels="password"
-        password={password}
-        confirm={confirm}
-        onPasswordChange={setPassword}
-        onConfirmChange={setConfirm}
-        passwordError={describe('password')}
-        confirmError={describe('confirmPassword')}
-        passwordRef={refs.password}
-        confirmRef={refs.confirmPassword}
-      />
-      <PolicyCheckboxes
-        client={client}
-        policyAccepted={policyAccepted}
-        onPolicyChange={setPolicyAccepted}
-        customAccepted={customAccepted}
-        onCustomChange={setCustomAccepted}
-      />
-      <ActionButton type="submit" variant="contained" size="large" fullWidth disabled={busy || !accepted} sx={{ mt: 3 }}>
-        {busy ? t('register.submitting') : t('register.submit')}
-      </ActionButton>
-      <RecaptchaNotice config={client.recaptchaConfiguration} />
-      <Box sx={{ mt: 3, textAlign: 'center' }}>
-        <Typography variant="body2" component="span" color="text.secondary">
-          {t('register.haveAccount')}{' '}
-        </Typography>
-        <TextLink to={flowHref('/login', params)} sx={{ fontWeight: 700 }}>
-          {t('register.login')}
-        </TextLink>
+    <>
+      {(social.google || social.facebook) && (
+        <>
+          {/* Signing up with the provider accepts the same policy: held off like the Register button. */}
+          <SocialButtons
+            info={info}
+            google={social.google}
+            facebook={social.facebook}
+            disabled={busy || !accepted}
+            describedBy={accepted ? undefined : SOCIAL_HINT_ID}
+            onStarted={() => setFailure(null)}
+          />
+          {!accepted && (
+            <Typography id={SOCIAL_HINT_ID} variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              {t('register.socialNeedsPolicy')}
+            </Typography>
+          )}
+          <OrSeparator label={t('common.or')} />
+        </>
+      )}
+      <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
+        {failure && <FlowErrorAlert key={failure.attempt} error={failure.error} fallback={t('messages.registrationFailed')} />}
+        <UsernameField
+          id="register-username"
+          kinds={kinds}
+          value={username}
+          onChange={setUsername}
+          inputRef={refs.username}
+          error={describe('username')}
+          autoFocus
+        />
+        <FormField
+          id="register-name"
+          name="name"
+          label={t('fields.name')}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          inputRef={refs.name}
+          autoComplete="name"
+          maxLength={NAME_MAX_LENGTH}
+          required
+          error={describe('name')}
+        />
+        <NewPasswordFields
+          idPrefix="register"
+          policy={client.tenant.passwordPolicy}
+          labels="password"
+          password={password}
+          confirm={confirm}
+          onPasswordChange={setPassword}
+          onConfirmChange={setConfirm}
+          passwordError={describe('password')}
+          confirmError={describe('confirmPassword')}
+          passwordRef={refs.password}
+          confirmRef={refs.confirmPassword}
+        />
+        <PolicyCheckboxes
+          client={client}
+          policyAccepted={policyAccepted}
+          onPolicyChange={setPolicyAccepted}
+          customAccepted={customAccepted}
+          onCustomChange={setCustomAccepted}
+        />
+        <ActionButton type="submit" variant="contained" size="large" fullWidth disabled={busy || !accepted} sx={{ mt: 3 }}>
+          {busy ? t('register.submitting') : t('register.submit')}
+        </ActionButton>
+        <RecaptchaNotice config={client.recaptchaConfiguration} />
+        <Box sx={{ mt: 3, textAlign: 'center' }}>
+          <Typography variant="body2" component="span" color="text.secondary">
+            {t('register.haveAccount')}{' '}
+          </Typography>
+          <TextLink to={flowHref('/login', params)} sx={{ fontWeight: 700 }}>
+            {t('register.login')}
+          </TextLink>
+        </Box>
       </Box>
-    </Box>
+    </>
   );
 }
