@@ -2,10 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { startTestServer } from '../test/test-server.ts';
 import { TestBrowser } from '../test/browser.ts';
 import { authorizationRequest, finishSignIn, relyingParty, startSignIn } from '../test/relying-party.ts';
+import { benchDeviceSignIn } from './device-sign-in.ts';
 
 /**
  * Benchmarks of the sign-in path on this machine: a whole OIDC sign-in (authorization request,
- * login API with argon2id, code exchange), the login API alone, and the memory it takes.
+ * login API with argon2id, code exchange), the login API alone, a sign-in with a device, and the
+ * memory it takes.
  * Loopback only, bounded in count. Run with `npm run bench`.
  */
 
@@ -21,7 +23,7 @@ function summary(name: string, samples: number[]) {
 
 async function main() {
   // The sign-in budgets protect real accounts; the benchmark signs one account in many times.
-  const server = await startTestServer({ env: { LOGIN_RATE_LIMIT_PER_IP: '1000000', LOGIN_LOCKOUT_AFTER_FAILURES: '100' } });
+  const server = await startTestServer({ env: { LOGIN_RATE_LIMIT_PER_IP: '1000000', LOGIN_LOCKOUT_AFTER_FAILURES: '100', CODE_SENDS_PER_IP_PER_HOUR: '1000' } });
   try {
     const rp = await relyingParty(server.url, 'demo-app', 'demo-secret');
     const rssBefore = process.memoryUsage().rss;
@@ -68,6 +70,8 @@ async function main() {
     console.log(`throughput: ${(concurrent.length / wall).toFixed(1)} sign-ins/s with ${CONCURRENCY} concurrent browsers`);
     const rssAfter = process.memoryUsage().rss;
     console.log(`memory (server and load in one process): rss ${(rssAfter / 2 ** 20).toFixed(0)} MiB, grew ${((rssAfter - rssBefore) / 2 ** 20).toFixed(0)} MiB over ${ROUNDS * 2} sign-ins`);
+
+    await benchDeviceSignIn(server, ROUNDS, summary);
   } finally {
     await server.close();
   }
