@@ -63,27 +63,14 @@ export function createRegistrationService(ctx: AppContext, codes: CodeService = 
               await users.insert({
                 id: userId,
                 tenant_id: tenant.id,
-                email: null,
-                email_verified: 0,
-                phone_number: null,
-                phone_number_verified: 0,
                 ...identity,
                 name: body.name,
-                birthday: null,
-                gender: null,
                 locale: meta.locale,
-                avatar_key: null,
                 password_hash: passwordHash,
                 password_changed_at: now,
                 registration_method: 'password',
                 status: 'pending',
-                enable_mfa: 0,
-                authenticator_type: null,
-                totp_secret_enc: null,
-                failed_login_count: 0,
-                locked_until: null,
                 created_at: now,
-                updated_at: now,
               });
             }
             await users.addPasswordHistory(userId, passwordHash, now);

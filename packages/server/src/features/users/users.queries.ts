@@ -4,6 +4,28 @@ import { newId } from '../../lib/ids.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+/** A new account: what it must say; every other column starts empty (no contact, password, 2-step, lockout). */
+export type NewUser = Pick<NewUserRow, 'id' | 'tenant_id' | 'registration_method' | 'status' | 'created_at'> & Partial<NewUserRow>;
+
+const EMPTY_USER = {
+  email: null,
+  email_verified: 0,
+  phone_number: null,
+  phone_number_verified: 0,
+  name: null,
+  birthday: null,
+  gender: null,
+  locale: null,
+  avatar_key: null,
+  password_hash: null,
+  password_changed_at: null,
+  enable_mfa: 0,
+  authenticator_type: null,
+  totp_secret_enc: null,
+  failed_login_count: 0,
+  locked_until: null,
+} satisfies Partial<NewUserRow>;
+
 export function createUserQueries(db: Executor) {
   return {
     async findById(id: string): Promise<UserRow | undefined> {
@@ -19,8 +41,8 @@ export function createUserQueries(db: Executor) {
     async findByUsername(tenantId: string, username: string): Promise<UserRow | undefined> {
       return username.includes('@') ? this.findByEmail(tenantId, username) : this.findByPhone(tenantId, username);
     },
-    async insert(row: NewUserRow): Promise<void> {
-      await db.insertInto('users').values(row).execute();
+    async insert(user: NewUser): Promise<void> {
+      await db.insertInto('users').values({ ...EMPTY_USER, updated_at: user.created_at, ...user }).execute();
     },
     async update(id: string, changes: UserUpdate): Promise<void> {
       await db.updateTable('users').set(changes).where('id', '=', id).execute();

@@ -114,21 +114,11 @@ export function createUserService({ db }: { db: Kysely<Database> }) {
           phone_number: phoneNumber,
           phone_number_verified: phoneNumber && verified ? 1 : 0,
           name,
-          birthday: null,
-          gender: null,
-          locale: null,
-          avatar_key: null,
           password_hash: passwordHash,
           password_changed_at: now,
           registration_method: 'password',
           status,
-          enable_mfa: 0,
-          authenticator_type: null,
-          totp_secret_enc: null,
-          failed_login_count: 0,
-          locked_until: null,
           created_at: now,
-          updated_at: now,
         });
         await q.addPasswordHistory(id, passwordHash, now);
         await createAuditQueries(trx).record({ type: 'user.created', tenantId: tenant.id, userId: id, details: { by: actor.by ?? 'admin', status } }, now);
