@@ -135,7 +135,7 @@ describe('Google and Facebook buttons on the Login screen', () => {
   });
 
   it.each([
-    [apiError(401, 1063, 'access_token not valid', 'access_token'), 'access_token is not valid'],
+    [apiError(401, 1063, 'access_token not valid', 'access_token'), 'Your sign-in could not be verified (access_token is not valid), please try again'],
     [apiError(404, 1010, 'Account does not exist'), 'Account does not exist'],
     [apiError(503, 1293, 'The sign-in provider cannot be reached, try again'), 'The sign-in provider cannot be reached, try again'],
   ])('shows a refusal inline by its code (%#)', async (answer, message) => {
