@@ -195,4 +195,22 @@ test.describe('devices (WebAuthn)', () => {
       await secondContext.close();
     }
   });
+
+  test('a browser without WebAuthn: Login offers no device link, and registering says so and returns to the profile', async ({ page }) => {
+    await page.addInitScript(() => {
+      delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+    });
+    const { login } = await openLoginFromDemo(page, DEMO_APP);
+    await expect(login.passwordless).toBeVisible();
+    await expect(login.deviceLogin).toHaveCount(0);
+
+    const account = newAccount(uniqueEmail('webauthn-unsupported'), 'Lê Minh Tú');
+    await createActiveAccount(page.request, account);
+    await signInToAccountArea(page, account);
+    const devices = await openDevices(page);
+    await devices.register.click();
+    await expect(page.getByText(tr('vi', 'messages.browserNotSupported'), { exact: true })).toBeVisible();
+    await expect(page).toHaveURL(/\/user\/profile$/, { timeout: 15_000 });
+    await expect(devices.card).toBeVisible();
+  });
 });
