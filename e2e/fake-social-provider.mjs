@@ -39,6 +39,9 @@ function readJson(req) {
 const sameText = (a, b) => typeof a === 'string' && typeof b === 'string' && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 const expiresIn = 3599;
 
+/** A profile picture (8×8 PNG) at the fake's own origin, which Passgate may fetch over http. */
+const PICTURE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGMQTT2AFTEMLQkAgcpOgcdALtkAAAAASUVORK5CYII=', 'base64');
+
 function google(res, url, req) {
   if (url.pathname === '/google/oauth2/v3/tokeninfo') {
     const grant = tokens.get(url.searchParams.get('access_token') ?? '');
@@ -66,6 +69,10 @@ function google(res, url, req) {
       picture: profile.picture,
       ...(profile.email ? { email: profile.email, email_verified: profile.emailVerified !== false } : {}),
     });
+  }
+  if (url.pathname === '/google/picture.png') {
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': PICTURE.length });
+    return res.end(PICTURE);
   }
   return send(res, 404, { error: 'not_found' });
 }

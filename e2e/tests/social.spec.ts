@@ -26,7 +26,8 @@ const APPS: SocialApps = {
 };
 
 function person(tag: string, name: string, email = uniqueEmail(tag)): SocialPerson {
-  return { id: `${tag}-${suffix()}`, email, emailVerified: true, name, picture: 'https://example.com/avatar.png' };
+  // Google's picture is served by the fake provider, whose origin Passgate may fetch from over http.
+  return { id: `${tag}-${suffix()}`, email, emailVerified: true, name, picture: `${process.env.E2E_SOCIAL_URL}/google/picture.png` };
 }
 
 test.beforeAll(async () => {
@@ -62,6 +63,11 @@ test('Google: a first sign-in through /demo creates the account, and /demo shows
   await login.google.click();
   await demo.expectSignedIn('Demo App', DEMO_APP.id, user);
   await expect(demo.claim('email_verified')).toHaveText('true');
+  // The Google picture became the account's avatar, served by Passgate as a 256 px WebP.
+  const picture = (await demo.claim('picture').textContent()) ?? '';
+  expect(picture).toMatch(/\/api\/v1\/avatars\//);
+  const avatar = await page.request.get(picture);
+  expect(avatar.headers()['content-type']).toBe('image/webp');
 });
 
 test('Google from the Register screen: the button waits for the policy box, then signs up and /demo shows the claims', async ({ page }) => {

@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
  * - Google: GET /oauth2/v3/tokeninfo?access_token=… and GET /oauth2/v3/userinfo (Bearer);
  * - Facebook: GET /v19.0/debug_token?input_token=…&access_token={app id}|{app secret} and
  *   GET /v19.0/me?fields=…&access_token=…&appsecret_proof=… (checked against the app's secret).
+ * - pictures: GET /pictures/{name}, as `pictures` says (an image, an error, a redirect, a hang), the
+ *   stand-in for the providers' picture CDNs (`pictureUrl(name)`).
  * Start the server under test with `env: fake.env` (GOOGLE_API_URL, FACEBOOK_GRAPH_URL).
  */
 
@@ -34,6 +36,22 @@ export interface FakeFacebookUser {
   email?: string;
   name?: string;
   picture?: string;
+  /** Facebook's default grey silhouette rather than a picture of the user. */
+  pictureIsSilhouette?: boolean;
+}
+
+/** How GET /pictures/{name} answers. */
+export interface FakePicture {
+  /** Default 200. */
+  status?: number;
+  contentType?: string;
+  body?: Buffer;
+  /** Without content-length, in 64 KiB chunks: only a cap on what is read stops a large one. */
+  chunked?: boolean;
+  /** The headers and the first bytes, then nothing more. */
+  hang?: boolean;
+  /** Answers 302 to this URL. */
+  redirectTo?: string;
 }
 
 /** How the fake answers every request: normally, 503, or never (to exercise the 5 s timeout). */
@@ -46,6 +64,9 @@ export interface FakeSocialProviders {
   facebook: Map<string, FakeFacebookUser>;
   /** Facebook app id → app secret. */
   facebookApps: Map<string, string>;
+  /** Picture name → how /pictures/{name} answers; an unknown name is 404. */
+  pictures: Map<string, FakePicture>;
+  pictureUrl(name: string): string;
   mode: FakeMode;
   /** Every request: method, path and query, and headers. */
   requests: { path: string; query: URLSearchParams; headers: IncomingMessage['headers'] }[];
@@ -58,7 +79,7 @@ const send = (res: ServerResponse, status: number, body: unknown) => {
 };
 
 export async function startFakeSocialProviders(): Promise<FakeSocialProviders> {
-  const fake = { google: new Map(), facebook: new Map(), facebookApps: new Map(), mode: 'up', requests: [] } as unknown as FakeSocialProviders;
+  const fake = { google: new Map(), facebook: new Map(), facebookApps: new Map(), pictures: new Map(), mode: 'up', requests: [] } as unknown as FakeSocialProviders;
   const hanging = new Set<ServerResponse>();
 
   function google(res: ServerResponse, path: string, query: URLSearchParams, req: IncomingMessage): void {
@@ -126,15 +147,46 @@ export async function startFakeSocialProviders(): Promise<FakeSocialProviders> {
       if (query.get('appsecret_proof') !== createHmac('sha256', secret).update(token).digest('hex')) {
         return send(res, 400, { error: { message: 'Invalid appsecret_proof provided in the API argument', type: 'GraphMethodException', code: 100 } });
       }
-      const fields = new Set((query.get('fields') ?? 'id,name').split(','));
+      // Field expansions such as picture.width(256).height(256) name the field before the first dot.
+      const fields = new Set((query.get('fields') ?? 'id,name').split(',').map((field) => field.split('.')[0]));
       return send(res, 200, {
         ...(fields.has('id') && user.userId !== null ? { id: user.userId } : {}),
         ...(fields.has('name') && user.name ? { name: user.name } : {}),
         ...(fields.has('email') && user.email ? { email: user.email } : {}),
-        ...(fields.has('picture') && user.picture ? { picture: { data: { height: 50, width: 50, is_silhouette: false, url: user.picture } } } : {}),
+        ...(fields.has('picture') && user.picture ? { picture: { data: { height: 256, width: 256, is_silhouette: user.pictureIsSilhouette ?? false, url: user.picture } } } : {}),
       });
     }
     send(res, 404, { error: { message: 'Unknown path components', code: 2500 } });
+  }
+
+  function picture(res: ServerResponse, name: string): void {
+    const found = fake.pictures.get(name);
+    if (!found) return send(res, 404, { error: 'not_found' });
+    if (found.redirectTo) {
+      res.writeHead(302, { location: found.redirectTo });
+      return void res.end();
+    }
+    const body = found.body ?? Buffer.alloc(0);
+    const headers: Record<string, string> = { 'content-type': found.contentType ?? 'image/png', 'cache-control': 'public, max-age=86400' };
+    if (!found.chunked && !found.hang) headers['content-length'] = String(body.length);
+    res.writeHead(found.status ?? 200, headers);
+    if (found.hang) {
+      res.write(body.subarray(0, 16));
+      hanging.add(res);
+      return;
+    }
+    if (!found.chunked) return void res.end(body);
+    // Written as the client reads: stops when it hangs up.
+    let offset = 0;
+    const next = (): void => {
+      while (offset < body.length && !res.destroyed) {
+        const chunk = body.subarray(offset, offset + 65_536);
+        offset += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', next);
+      }
+      if (!res.destroyed) res.end();
+    };
+    next();
   }
 
   const server = createServer((req, res) => {
@@ -146,12 +198,14 @@ export async function startFakeSocialProviders(): Promise<FakeSocialProviders> {
     }
     if (fake.mode === 'down') return send(res, 503, { error: 'backend_error' });
     if (url.pathname.startsWith('/v19.0/')) return facebook(res, url.pathname, url.searchParams);
+    if (url.pathname.startsWith('/pictures/')) return picture(res, url.pathname.slice('/pictures/'.length));
     return google(res, url.pathname, url.searchParams, req);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   fake.url = `http://127.0.0.1:${port}`;
   fake.env = { GOOGLE_API_URL: fake.url, FACEBOOK_GRAPH_URL: `${fake.url}/v19.0` };
+  fake.pictureUrl = (name) => `${fake.url}/pictures/${name}`;
   fake.close = () =>
     new Promise((resolve) => {
       for (const res of hanging) res.destroy();

@@ -14,8 +14,8 @@ export const appSecretProof = (accessToken: string, appSecret: string): string =
 /**
  * Checks a Facebook user access token with the app's own credentials (debug_token): it must be
  * valid, issued to the client's Facebook app and not expired. /me (with appsecret_proof) then gives
- * the user's id, name, e-mail and picture. Facebook only hands out e-mail addresses it has
- * confirmed, so they count as verified.
+ * the user's id, name, e-mail and picture (none for Facebook's grey silhouette, which is not the
+ * user's). Facebook only hands out e-mail addresses it has confirmed, so they count as verified.
  */
 export async function verifyFacebookToken(deps: ProviderDeps, app: FacebookApp, accessToken: string): Promise<SocialProfile> {
   const query = new URLSearchParams({ input_token: accessToken, access_token: `${app.appId}|${app.appSecret}` });
@@ -34,13 +34,14 @@ export async function verifyFacebookToken(deps: ProviderDeps, app: FacebookApp, 
   const subject = text(data.user_id);
   if (!subject) throw new ApiError(ErrorCode.FacebookIdMissing, 401, 'access_token');
 
-  const fields = new URLSearchParams({ fields: 'id,name,email,picture', access_token: accessToken, appsecret_proof: appSecretProof(accessToken, app.appSecret) });
+  // picture.width(256).height(256): the smallest of the user's pictures that covers a stored avatar (the default is 50×50).
+  const fields = new URLSearchParams({ fields: 'id,name,email,picture.width(256).height(256)', access_token: accessToken, appsecret_proof: appSecretProof(accessToken, app.appSecret) });
   const me = await providerGet(deps, 'facebook', 'me', `${deps.baseUrl}/me?${fields.toString()}`);
   if (me.status >= 400) throw tokenRejected();
   const id = text(me.body.id);
   if (!id) throw new ApiError(ErrorCode.FacebookIdMissing, 401, 'access_token');
   if (id !== subject) throw tokenRejected();
-  const picture = (me.body.picture as { data?: { url?: unknown } } | undefined)?.data?.url;
+  const picture = (me.body.picture as { data?: { url?: unknown; is_silhouette?: unknown } } | undefined)?.data;
   const email = emailOf(me.body.email);
-  return { provider: 'facebook', subject, email, emailVerified: email !== null, name: nameOf(me.body.name), picture: text(picture) };
+  return { provider: 'facebook', subject, email, emailVerified: email !== null, name: nameOf(me.body.name), picture: picture?.is_silhouette === true ? null : text(picture?.url) };
 }

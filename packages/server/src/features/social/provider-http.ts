@@ -11,6 +11,7 @@ export interface SocialProfile {
   /** Whether the provider vouches for the address (Google's email_verified; Facebook's always count). */
   emailVerified: boolean;
   name: string | null;
+  /** The URL of the user's profile picture (Google's picture, Facebook's picture.data.url), null for none or a silhouette. */
   picture: string | null;
 }
 
@@ -63,7 +64,7 @@ export async function providerGet(deps: ProviderDeps, provider: SocialAuthorizer
 }
 
 /** The error's name and system code (ECONNREFUSED, TimeoutError…): never its message, which could quote the URL. */
-function failureReason(error: unknown): string {
+export function failureReason(error: unknown): string {
   if (!(error instanceof Error)) return 'unknown';
   const cause = (error as { cause?: { code?: unknown } }).cause;
   return typeof cause?.code === 'string' ? `${error.name}: ${cause.code}` : error.name;

@@ -10,6 +10,7 @@ import { completeLogin, type Interaction } from '../login-flow/interactions.ts';
 import type { FlowClient } from '../login-flow/flow-client.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import type { SocialProfile } from './provider-http.ts';
+import { importSocialPicture } from './social-picture.ts';
 import { createSocialQueries } from './social.queries.ts';
 
 /** The audit fields of a social sign-in step. */
@@ -65,8 +66,9 @@ export async function finishSocialSignIn(
  * A new active account for the provider identity: registration method google or facebook, no
  * password, the provider's name, and its e-mail address: verified when the provider vouches for
  * it, else kept unverified, and only when no other account holds it (an unverified address never
- * takes anything from anyone). Throws the database's unique violation when a concurrent request
- * linked the identity or took the address first; the caller starts over.
+ * takes anything from anyone). The provider's picture becomes its avatar once the account exists
+ * (best effort, outside the transaction). Throws the database's unique violation when a concurrent
+ * request linked the identity or took the address first; the caller starts over.
  */
 export async function createSocialAccount(ctx: AppContext, flow: FlowClient, profile: SocialProfile, meta: VisitorMeta): Promise<UserRow> {
   const now = Date.now();
@@ -97,5 +99,5 @@ export async function createSocialAccount(ctx: AppContext, flow: FlowClient, pro
   });
   const user = await ctx.users.findById(userId);
   if (!user) throw new ApiError(ErrorCode.AccountNotFound, 404);
-  return user;
+  return importSocialPicture(ctx, user, profile);
 }
