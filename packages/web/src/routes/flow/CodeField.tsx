@@ -1,7 +1,7 @@
 import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../../components/FormField.tsx';
-import { digitsOnly } from './flow-validation.ts';
+import { digitsOnly } from '../../lib/one-time-code.ts';
 
 interface Props {
   id: string;

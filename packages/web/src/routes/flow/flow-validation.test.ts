@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors.ts';
 import { changeLanguage, i18n } from '../../i18n/i18n.ts';
+import { digitsOnly } from '../../lib/one-time-code.ts';
 import { RecaptchaError } from '../../lib/recaptcha.ts';
 import { publicClient, tenant } from '../../test/fixtures.ts';
 import { accountUsernameKinds, canRegister, canResetPassword } from './flow-access.ts';
@@ -12,7 +13,6 @@ import {
   checkName,
   checkNewPassword,
   describeProblem,
-  digitsOnly,
   flowErrorText,
   passwordRequirementList,
 } from './flow-validation.ts';

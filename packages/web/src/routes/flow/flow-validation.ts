@@ -55,11 +55,6 @@ export function checkCode(code: string, label: CodeLabel): FlowProblem | undefin
   return new RegExp(`^\\d{${OTP_LENGTH}}$`).test(code) ? undefined : { kind: 'codeInvalid' };
 }
 
-/** Only the digits of what was typed or pasted, at most 6. */
-export function digitsOnly(value: string): string {
-  return value.replace(/\D/g, '').slice(0, OTP_LENGTH);
-}
-
 /** The requirements a password policy sets, for the requirements list: the length always, the counts when set. */
 export function passwordRequirementList(policy: PasswordPolicy): { requirement: 'minLength' | 'uppercase' | 'number' | 'special'; count: number }[] {
   return [

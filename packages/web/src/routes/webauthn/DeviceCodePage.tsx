@@ -16,8 +16,8 @@ import { contactOf, useProfile } from '../account/use-profile.ts';
 import { PROFILE_PATH, readDeviceCodeState, type DeviceCodePurpose, type DeviceNoticeState } from './device-state.ts';
 import { DevicePageFrame } from './DevicePageFrame.tsx';
 import { DEVICES_KEY, useDeviceApi } from './use-webauthn-api.ts';
+import { CodeTextField } from '../../components/CodeTextField.tsx';
 
-const digits = (value: string) => value.replace(/\D/g, '').slice(0, OTP_LENGTH);
 
 const CHALLENGE_TYPE = { activation: 'ACTIVATION_WEBAUTHN', deletion: 'DELETION_WEBAUTHN' } as const;
 
@@ -136,21 +136,7 @@ function CodeForm({ purpose, challenge, credentialId, deviceName, destination }:
       <Typography variant="body2" color="text.secondary" sx={{ mt: 2, overflowWrap: 'anywhere' }}>
         {sentText}
       </Typography>
-      <TextField
-        id={`device-${purpose}-code`}
-        inputRef={codeRef}
-        label={t(`account.devices.${purpose}.code`)}
-        value={code}
-        onChange={(event) => setCode(digits(event.target.value))}
-        autoComplete="one-time-code"
-        autoFocus
-        required
-        fullWidth
-        margin="normal"
-        error={Boolean(codeError)}
-        helperText={codeError}
-        slotProps={{ htmlInput: { inputMode: 'numeric', pattern: '[0-9]*', maxLength: OTP_LENGTH, spellCheck: false } }}
-      />
+      <CodeTextField id={`device-${purpose}-code`} inputRef={codeRef} label={t(`account.devices.${purpose}.code`)} value={code} onChange={setCode} error={codeError} />
       <Button type="submit" variant="contained" size="large" fullWidth disabled={busy !== null} color={purpose === 'deletion' ? 'error' : 'primary'} sx={{ mt: 2 }}>
         {busy === 'verify' ? t(`account.devices.${purpose}.submitting`) : t(`account.devices.${purpose}.submit`)}
       </Button>

@@ -13,6 +13,7 @@ import { CONTENT_MAX_WIDTH } from '../../../theme/themes.ts';
 import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 import { PROFILE_KEY } from '../use-profile.ts';
+import { CodeTextField } from '../../../components/CodeTextField.tsx';
 
 export type ContactKind = 'email' | 'phoneNumber';
 
@@ -23,7 +24,6 @@ const LABELS = {
   phoneNumber: { change: 'changePhoneNumber', add: 'addPhoneNumber', entry: 'newPhoneNumber', same: 'samePhoneNumber' },
 } as const;
 
-const digits = (value: string, max: number) => value.replace(/\D/g, '').slice(0, max);
 
 /**
  * The two-step inline editor of the e-mail or the phone number (SPEC.md section 4): enter the new
@@ -199,20 +199,14 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
             margin="normal"
             slotProps={{ htmlInput: { readOnly: true } }}
           />
-          <TextField
+          <CodeTextField
             id={`${idPrefix}-code`}
             inputRef={codeRef}
             label={t('account.profile.contact.code')}
             value={code}
-            onChange={(event) => setCode(digits(event.target.value, OTP_LENGTH))}
-            autoComplete="one-time-code"
-            autoFocus
-            required
-            fullWidth
-            margin="normal"
-            error={Boolean(codeError)}
-            helperText={codeError ?? t('account.profile.contact.codeSentTo', { value })}
-            slotProps={{ htmlInput: { inputMode: 'numeric', pattern: '[0-9]*', maxLength: OTP_LENGTH, spellCheck: false } }}
+            onChange={setCode}
+            error={codeError}
+            helperText={t('account.profile.contact.codeSentTo', { value })}
           />
           {/* Resend on the left; Cancel and Save together on the right, on a line of their own when narrow. */}
           <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: 1 }}>

@@ -17,11 +17,11 @@ import { DIALOG_MAX_WIDTH } from '../../../theme/themes.ts';
 import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 import { PROFILE_KEY } from '../use-profile.ts';
+import { CodeTextField } from '../../../components/CodeTextField.tsx';
 
 /** SPEC.md section 9: QR size 150. */
 const QR_SIZE = 150;
 
-const digits = (value: string) => value.replace(/\D/g, '').slice(0, OTP_LENGTH);
 
 /** `onClose(true)`: 2-step verification is now on with this method (the profile already updated). */
 type OnClose = (activated: boolean) => void;
@@ -73,21 +73,7 @@ function useConfirm(password: string, type: TokenType, onClose: OnClose) {
   };
 
   const field = (
-    <TextField
-      id={`mfa-${type}-code`}
-      inputRef={codeRef}
-      label={t('account.security.setup.code')}
-      value={code}
-      onChange={(event) => setCode(digits(event.target.value))}
-      autoComplete="one-time-code"
-      autoFocus
-      required
-      fullWidth
-      margin="normal"
-      error={Boolean(codeError)}
-      helperText={codeError}
-      slotProps={{ htmlInput: { inputMode: 'numeric', pattern: '[0-9]*', maxLength: OTP_LENGTH, spellCheck: false } }}
-    />
+    <CodeTextField id={`mfa-${type}-code`} inputRef={codeRef} label={t('account.security.setup.code')} value={code} onChange={setCode} error={codeError} />
   );
   return { confirm, field, failure, busy };
 }
