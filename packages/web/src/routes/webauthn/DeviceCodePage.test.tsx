@@ -60,7 +60,7 @@ describe('the device activation and deletion pages', () => {
         },
       },
     );
-    expect(await screen.findByRole('heading', { level: 1, name: 'Verify device' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Activate device' })).toBeInTheDocument();
     const name = screen.getByRole('textbox', { name: 'Device name' });
     expect(name).toHaveValue('Laptop công ty');
     expect(name).toHaveAttribute('readonly');

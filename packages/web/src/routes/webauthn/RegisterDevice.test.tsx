@@ -72,7 +72,7 @@ describe('registering a device', () => {
     const { requests, user } = await openRegister({ [REGISTER]: json(200, { webauthnCredentialId: 'cred-9', challenge: 'activation-9', channel: 'email', destination: 'd***@example.com' }) });
     await register(user);
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Verify device' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Activate device' })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Device name' })).toHaveValue('Laptop công ty');
     expect(create).toHaveBeenCalledWith(OPTIONS);
     const [post] = posts(requests, '/api/v1/webauthn-credentials/register');

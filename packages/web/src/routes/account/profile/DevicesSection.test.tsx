@@ -49,7 +49,7 @@ describe('Personal information: My devices', () => {
   it('Activate asks for an activation challenge and opens the activation page with the name and where the code went', async () => {
     const { requests, user } = await openProfile({ [CHALLENGE]: json(200, sent) });
     await user.click(await screen.findByRole('button', { name: 'Activate Laptop công ty' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Verify device' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Activate device' })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Device name' })).toHaveValue('Laptop công ty');
     expect(screen.getByText('We sent a 6-digit code to d***@example.com.')).toBeInTheDocument();
     expect(posts(requests, '/api/v2/get-challenge')[0]?.body).toEqual({ challenge_type: 'ACTIVATION_WEBAUTHN', client_id: 'account', webauthn_credential_id: 'cred-2' });
