@@ -158,7 +158,7 @@ describe('Google and Facebook buttons on the Login screen', () => {
     const button = screen.getByRole('button', { name: 'Continue with Google' });
     await waitFor(() => expect(button).toBeEnabled());
     await userEvent.setup().click(button);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Link your Google sign-in' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Link with Google' })).toBeInTheDocument();
     expect(screen.getByText('An account with d***@example.com already exists. Prove it is yours to link your Google sign-in.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send a code to d***@example.com' })).toBeInTheDocument();
   });

@@ -28,7 +28,7 @@ describe('SocialLink screen', () => {
   it('links by the password and follows redirectTo', async () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
     const requests = await renderLink({ [LINK]: json(200, { redirectTo: RESUME }) });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Link your Facebook sign-in' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Link with Facebook' })).toBeInTheDocument();
     expect(screen.getByText('An account with d***@example.com already exists. Prove it is yours to link your Facebook sign-in.')).toBeInTheDocument();
     expect(document.title).toBe('Link accounts · Demo App');
 

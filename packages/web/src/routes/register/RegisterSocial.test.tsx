@@ -125,7 +125,7 @@ describe('Google and Facebook buttons on the Register screen', () => {
     await user.click(policy());
     await waitFor(() => expect(google()).toBeEnabled());
     await user.click(google());
-    expect(await screen.findByRole('heading', { level: 1, name: 'Link your Google sign-in' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Link with Google' })).toBeInTheDocument();
   });
 
   it('speaks Vietnamese by default', async () => {
