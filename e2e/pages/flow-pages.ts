@@ -2,10 +2,10 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { tr, type Locale } from './i18n.ts';
 import type { UsernameLabel } from './login-page.ts';
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What the visitor screens after Login share: the client's frame, a heading, an intro line, a message box. */
-abstract class FlowScreen {
+export abstract class FlowScreen {
   constructor(
     readonly page: Page,
     readonly locale: Locale = 'vi',

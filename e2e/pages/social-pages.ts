@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { tr, type Locale } from './i18n.ts';
+import { FlowScreen } from './flow-pages.ts';
 import { passgate } from './passgate-cli.ts';
 
 export type SocialProvider = 'google' | 'facebook';
@@ -121,20 +121,7 @@ export class FakeSdks {
 }
 
 /** /login/social-link: prove the existing account (its password, or a code sent to its e-mail) to link the sign-in. */
-export class SocialLinkPage {
-  constructor(
-    readonly page: Page,
-    readonly locale: Locale = 'vi',
-  ) {}
-
-  private t(key: string, values?: Record<string, string>): string {
-    return tr(this.locale, key, values);
-  }
-
-  get heading(): Locator {
-    return this.page.getByRole('heading', { level: 1 });
-  }
-  get password(): Locator {
+export class SocialLinkPage extends FlowScreen {  get password(): Locator {
     return this.page.getByRole('textbox', { name: this.t('fields.password'), exact: true });
   }
   get submit(): Locator {
@@ -146,10 +133,6 @@ export class SocialLinkPage {
   get code(): Locator {
     return this.page.getByRole('textbox', { name: this.t('social.link.code'), exact: true });
   }
-  get alert(): Locator {
-    return this.page.getByRole('alert');
-  }
-
   /** The screen for `provider`, naming the account's masked e-mail, with the password field ready. */
   async expectShown(provider: SocialProvider, clientName: string, maskedEmail: RegExp): Promise<string> {
     const providerName = this.t(`social.providers.${provider}`);

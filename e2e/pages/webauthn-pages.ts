@@ -1,8 +1,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { AccountPage } from './account-pages.ts';
-import { tr, type Locale } from './i18n.ts';
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRegExp, FlowScreen } from './flow-pages.ts';
+import type { Locale } from './i18n.ts';
 
 /** The 'My devices' card of Personal information: the list, Register a new device, Activate, Delete. */
 export class DevicesCard extends AccountPage {
@@ -94,23 +93,11 @@ export class DeviceCodePage extends AccountPage {
 }
 
 /** /login/webauthn: the e-mail or phone and Log in; the QR dialog when this device cannot answer. */
-export class DeviceLoginPage {
-  constructor(
-    readonly page: Page,
-    readonly locale: Locale = 'vi',
-  ) {}
-
-  private t(key: string, values?: Record<string, string>): string {
-    return tr(this.locale, key, values);
-  }
-
+export class DeviceLoginPage extends FlowScreen {
   async expectShown(): Promise<void> {
     await expect(this.page).toHaveURL(/\/login\/webauthn\?(.*&)?challenge=/);
-    await expect(this.page.getByRole('heading', { level: 1 })).toHaveText(this.t('deviceLogin.documentTitle'));
+    await expect(this.heading).toHaveText(this.t('deviceLogin.documentTitle'));
     await expect(this.username).toBeVisible();
-  }
-  get username(): Locator {
-    return this.page.getByRole('textbox', { name: this.t('fields.emailOrPhoneNumber'), exact: true });
   }
   get submit(): Locator {
     return this.page.getByRole('button', { name: this.t('login.submit'), exact: true });
@@ -142,16 +129,7 @@ export class DeviceLoginPage {
 }
 
 /** /login/webauthn/verify-device on the second device: 'You are logging on to' the client, Continue. */
-export class VerifyDevicePage {
-  constructor(
-    readonly page: Page,
-    readonly locale: Locale = 'vi',
-  ) {}
-
-  private t(key: string, values?: Record<string, string>): string {
-    return tr(this.locale, key, values);
-  }
-
+export class VerifyDevicePage extends FlowScreen {
   confirmation(clientName: string): Locator {
     return this.page.getByRole('dialog', { name: `${this.t('deviceLogin.loggingOnTo')} ${clientName}`, exact: true });
   }
