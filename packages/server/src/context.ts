@@ -46,7 +46,7 @@ export function avatarPath(avatarKey: string): string {
   return `/api/v1/avatars/${avatarKey}`;
 }
 
-export async function createAppContext(config: Config): Promise<AppContext> {
+export async function createAppContext(config: Config, options: { logStream?: NodeJS.WritableStream } = {}): Promise<AppContext> {
   const db = createDatabase(config.databaseUrl);
   await migrateToLatest(db, databaseEngine(config.databaseUrl));
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, keyPrefix: config.redisKeyPrefix }) : undefined;
@@ -73,7 +73,9 @@ export async function createAppContext(config: Config): Promise<AppContext> {
     logoutRequests,
   });
 
-  const log = pino({ level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } });
+  const logOptions = { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
+  // Standard output, or where the caller says (tests read the lines to prove secrets stay out).
+  const log = options.logStream ? pino(logOptions, options.logStream) : pino(logOptions);
   return {
     config,
     log,

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +12,8 @@ export interface TestServer {
   url: string;
   ctx: AppContext;
   app: FastifyInstance;
+  /** Every log line of the server (request logs and the application's own), with `captureLogs`. */
+  logs: string[];
   close(): Promise<void>;
 }
 
@@ -18,24 +21,30 @@ export interface TestServer {
  * A real Passgate listening on a free port with a fresh database: a new SQLite file, or, when
  * DATABASE_URL points at PostgreSQL (npm run test:postgres), a schema of its own on that server.
  */
-export async function startTestServer(options: { seed?: boolean; env?: Record<string, string>; config?: Partial<Config> } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { seed?: boolean; env?: Record<string, string>; config?: Partial<Config>; captureLogs?: boolean } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'passgate-test-'));
   const port = await freePort();
   const postgres = process.env.DATABASE_URL?.startsWith('postgres') ? await freshPostgresSchema(process.env.DATABASE_URL) : undefined;
   const baseUrl = postgres?.url ?? `sqlite:${join(dir, 'test.sqlite')}`;
   const redisPrefix = `passgate-test:${process.pid}:${port}:`;
   const config = loadConfig(
-    { NODE_ENV: 'test', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: baseUrl, LOG_LEVEL: 'silent', ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {}), ...options.env },
+    { NODE_ENV: 'test', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: baseUrl, LOG_LEVEL: options.captureLogs ? 'trace' : 'silent', ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {}), ...options.env },
     options.config,
   );
-  const ctx = await createAppContext(config);
+  const logs: string[] = [];
+  const logStream = options.captureLogs ? new PassThrough() : undefined;
+  logStream?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+  const ctx = await createAppContext(config, { logStream });
   if (options.seed ?? true) await seedDemo(ctx);
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(ctx, logStream ? { logStream } : { logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     url: config.publicUrl,
     ctx,
     app,
+    logs,
     async close() {
       await app.close();
       if (ctx.redis) {

@@ -1,5 +1,3 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishSignIn, relyingParty, authorizationRequest, startSignIn } from '../../../test/relying-party.ts';
 import { call, createAccount } from '../../../test/account.ts';
@@ -16,7 +14,7 @@ describe('sign-in with Google and Facebook', () => {
   const login = (body: Record<string, unknown>) => socialLogin(server, body);
 
   beforeAll(async () => {
-    testbed = await startSocialTestbed();
+    testbed = await startSocialTestbed({}, { captureLogs: true });
     ({ server, fake } = testbed);
   });
   afterAll(() => testbed?.close());
@@ -91,9 +89,7 @@ describe('sign-in with Google and Facebook', () => {
   it('answers 503/1293 when the provider is down, and never logs the token', async () => {
     fake.google.set('g-secret-token-value', { appId: GOOGLE_APP, sub: 'g-down', email: 'down@example.com' });
     fake.facebook.set('fb-secret-token-value', { appId: FACEBOOK_APP, userId: '333', email: 'down@example.com' });
-    const lines: string[] = [];
-    const log = server.ctx.log;
-    server.ctx.log = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    const logged = server.logs.length;
     const { challenge } = await begin(server);
     fake.mode = 'down';
     try {
@@ -102,8 +98,8 @@ describe('sign-in with Google and Facebook', () => {
       expect(await login(loginBody('facebook', challenge, 'fb-secret-token-value'))).toEqual(unavailable);
     } finally {
       fake.mode = 'up';
-      server.ctx.log = log;
     }
+    const lines = server.logs.slice(logged);
     expect(lines.join('')).toContain('the sign-in provider failed');
     expect(lines.join('')).not.toMatch(/secret-token-value|facebook-app-secret/);
     // Up again: the same token works.

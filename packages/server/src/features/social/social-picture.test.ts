@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishSignIn, oidc } from '../../../test/relying-party.ts';
@@ -26,12 +24,10 @@ describe('the profile picture of a new social account', () => {
   let fake: FakeSocialProviders;
   /** A real, decodable PNG of more than 5 MB (uncompressed noise, 1500×1500). */
   let hugePng: Buffer;
-  const lines: string[] = [];
 
   beforeAll(async () => {
-    testbed = await startSocialTestbed();
+    testbed = await startSocialTestbed({}, { captureLogs: true });
     ({ server, fake } = testbed);
-    server.ctx.log = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
     hugePng = await sharp(randomBytes(1500 * 1500 * 3), { raw: { width: 1500, height: 1500, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
   });
   afterAll(() => testbed?.close());
@@ -121,14 +117,14 @@ describe('the profile picture of a new social account', () => {
       ['to-http', fake.pictureUrl('to-http'), 'not_https'],
     ];
     for (const [name, url, reason] of cases) {
-      lines.length = 0;
+      server.logs.length = 0;
       fake.google.set(`g-${name}`, { appId: GOOGLE_APP, sub: `g-pic-${name}`, email: `${name}@example.com`, picture: `${url}?token=PICTURE-SECRET` });
       const { user, claims } = await signIn('google', `g-${name}`, `${name}@example.com`);
       expect({ name, avatar: user.avatar_key, picture: claims.picture }).toEqual({ name, avatar: null, picture: undefined });
       expect(await avatarRows(user.id)).toEqual([]);
-      const warning = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'the profile picture of the new social account was not imported');
+      const warning = server.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'the profile picture of the new social account was not imported');
       expect(warning).toMatchObject({ level: 40, provider: 'google', userId: user.id, reason, picture: url.split('?')[0] });
-      expect(lines.join('')).not.toContain('PICTURE-SECRET');
+      expect(server.logs.join('')).not.toContain('PICTURE-SECRET');
     }
     // Plain http to another origin is never even asked.
     expect(pictureRequests('elsewhere.png')).toEqual([]);
@@ -142,7 +138,7 @@ describe('the profile picture of a new social account', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
     expect(user.avatar_key).toBeNull();
     expect(claims.picture).toBeUndefined();
-    expect(lines.join('')).toContain('"reason":"TimeoutError"');
+    expect(server.logs.join('')).toContain('"reason":"TimeoutError"');
   }, 20_000);
 
   it('linking an existing account keeps its own avatar (none here) and downloads nothing', async () => {

@@ -16,11 +16,11 @@ export interface SocialTestbed {
   close(): Promise<void>;
 }
 
-export async function startSocialTestbed(env: Record<string, string> = {}): Promise<SocialTestbed> {
+export async function startSocialTestbed(env: Record<string, string> = {}, options: { captureLogs?: boolean } = {}): Promise<SocialTestbed> {
   const fake = await startFakeSocialProviders();
   fake.facebookApps.set(FACEBOOK_APP, FACEBOOK_SECRET);
   fake.facebookApps.set('999', 'other-app-secret');
-  const server = await startTestServer({ env: { ...fake.env, LOGIN_RATE_LIMIT_PER_IP: '1000', CODE_SENDS_PER_IP_PER_HOUR: '1000', ...env } });
+  const server = await startTestServer({ env: { ...fake.env, LOGIN_RATE_LIMIT_PER_IP: '1000', CODE_SENDS_PER_IP_PER_HOUR: '1000', ...env }, captureLogs: options.captureLogs });
   const apps = { googleAppId: GOOGLE_APP, facebookAppId: FACEBOOK_APP, facebookAppSecret: FACEBOOK_SECRET };
   const social = ['social:google:login', 'social:google:register', 'social:facebook:login', 'social:facebook:register'];
   await createClient(server.ctx, server.url, { id: 'social-app', tenantId: 'demo', permissions: ['users:email:login', ...social], ...apps });
