@@ -28,6 +28,13 @@ export const VERIFY_FAILED_MESSAGE = 'Verify device failed';
 
 const expired = (field = 'challenge') => new ApiError(ErrorCode.RequestExpired, 400, field);
 
+/** Why an assertion that verified still approves nothing; thrown inside the transaction to roll it back. */
+class NotApproved extends Error {
+  constructor(readonly reason: 'used' | 'replayed') {
+    super(reason);
+  }
+}
+
 /**
  * Sign in with a device (SPEC.md sections 2, 4 and 7). The first device asks for a request
  * (random, stored hashed, 300 s, single use, bound to the user, the client and the interaction)
@@ -192,21 +199,19 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
       }
 
       // Approve the request and move the counter on together: a replayed assertion (same counter) or a
-      // second resolve of the request changes nothing.
-      const outcome = { value: 'ok' as 'ok' | 'used' | 'replayed' };
+      // second resolve of the request rolls back and changes nothing.
       try {
         await inTransaction(ctx.db, async (trx) => {
           const queries = createWebauthnQueries(trx);
           const now = Date.now();
-          if (!(await queries.transition(row.id, 'pending', 'approved', now))) outcome.value = 'used';
-          else if (!(await queries.recordUse(device.id, newCounter, now))) outcome.value = 'replayed';
-          if (outcome.value !== 'ok') throw new Error('rolled back');
+          if (!(await queries.transition(row.id, 'pending', 'approved', now))) throw new NotApproved('used');
+          if (!(await queries.recordUse(device.id, newCounter, now))) throw new NotApproved('replayed');
         });
       } catch (error) {
-        if (outcome.value === 'ok') throw error;
+        if (!(error instanceof NotApproved)) throw error;
+        if (error.reason === 'used') throw expired();
+        return refuse('replayed_assertion');
       }
-      if (outcome.value === 'used') throw expired();
-      if (outcome.value === 'replayed') return refuse('replayed_assertion');
       return { approved: true };
     },
 
