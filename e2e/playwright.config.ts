@@ -67,6 +67,8 @@ export default defineConfig({
         CODE_SENDS_PER_IP_PER_HOUR: '600',
         GOOGLE_API_URL: `${socialProviderURL}/google`,
         FACEBOOK_GRAPH_URL: `${socialProviderURL}/facebook/v19.0`,
+        // The fake serves the Google picture from 127.0.0.1, an internal address the download refuses otherwise.
+        OUTGOING_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
       },
     },
   ],

@@ -7,6 +7,8 @@ export const ErrorCode = {
   BadRequest: 1000,
   RequiredField: 1001,
   InvalidField: 1002,
+  /** Not in the catalogue's table: a request body over the server's limit (413); an image over its own limit is 1072. */
+  RequestTooLarge: 1003,
   AccountNotFound: 1010,
   NotActivated: 1011,
   Disabled: 1012,
@@ -69,6 +71,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   1000: 'Bad Request',
   1001: 'Required field',
   1002: 'Invalid field',
+  1003: 'Request too large',
   1010: 'Account does not exist',
   1011: 'Your account is registered but not activated',
   1012: 'Your account is disabled',

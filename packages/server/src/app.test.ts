@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
+import { oidc, relyingParty, signIn } from '../test/relying-party.ts';
 
 describe('the HTTP application', () => {
   let server: TestServer;
@@ -29,6 +30,58 @@ describe('the HTTP application', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('sends one framing policy on every kind of answer: frame-ancestors \'none\' and X-Frame-Options DENY, never SAMEORIGIN', async () => {
+    // The logout continuation page: a real sign-in, then a confirmed end session.
+    const demoApp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+    const { tokens, browser } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
+    const endSession = oidc.buildEndSessionUrl(demoApp.config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: `${server.url}/demo` });
+    const challenge = new URL((await browser.follow(endSession.toString(), server.url)).url).searchParams.get('challenge')!;
+    const decision = await browser.postJson(`${server.url}/api/v1/requests/logout/${challenge}`, { confirmed: true });
+    const { redirectTo } = (await decision.json()) as any;
+
+    const answers: [string, Response][] = [
+      // An SPA page (or the 503 that stands in for it before the web app is built).
+      ['page', await fetch(`${server.url}/login`)],
+      ['API JSON', await fetch(`${server.url}/api/v1/config`)],
+      ['API error', await fetch(`${server.url}/api/v2/unknown`)],
+      ['/oidc JSON', await fetch(`${server.url}/oidc/.well-known/openid-configuration`)],
+      // An HTML page the provider renders itself, with a policy of its own (a script hash).
+      ['/oidc page', await fetch(`${server.url}/oidc/session/end`)],
+      ['logout continuation page', await browser.fetch(redirectTo)],
+    ];
+    const seen = answers.map(([kind, response]) => ({
+      kind,
+      type: response.headers.get('content-type')?.split(';')[0],
+      frameAncestors: /frame-ancestors ([^;]+)/.exec(response.headers.get('content-security-policy') ?? '')?.[1],
+      xFrameOptions: response.headers.get('x-frame-options'),
+    }));
+    expect(seen).toEqual([
+      { kind: 'page', type: expect.stringMatching(/^text\/(html|plain)$/), frameAncestors: "'none'", xFrameOptions: 'DENY' },
+      { kind: 'API JSON', type: 'application/json', frameAncestors: "'none'", xFrameOptions: 'DENY' },
+      { kind: 'API error', type: 'application/json', frameAncestors: "'none'", xFrameOptions: 'DENY' },
+      { kind: '/oidc JSON', type: 'application/json', frameAncestors: "'none'", xFrameOptions: 'DENY' },
+      { kind: '/oidc page', type: 'text/html', frameAncestors: "'none'", xFrameOptions: 'DENY' },
+      { kind: 'logout continuation page', type: 'text/html', frameAncestors: "'none'", xFrameOptions: 'DENY' },
+    ]);
+  });
+
+  it('answers a JSON body over the 1 MiB limit with 413 and the generic code 1003, not the avatar\'s "file too large"', async () => {
+    const post = (body: string) =>
+      fetch(`${server.url}/api/v1/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const padding = (length: number) => JSON.stringify({ challenge: 'x', username: 'a'.repeat(length), password: 'p', client_id: 'demo-app' });
+
+    const tooLong = await post(padding(1024 * 1024));
+    expect(tooLong.status).toBe(413);
+    expect(await tooLong.json()).toEqual({ error: { code: 1003, message: 'Request too large' } });
+
+    // Just within the limit the body is read and judged on its content: never a 413.
+    const body = padding(1024 * 1024 - 200);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(1024 * 1024);
+    const within = await post(body);
+    expect(within.status).not.toBe(413);
+    expect(((await within.json()) as any).error.code).not.toBe(1003);
   });
 
   it('serves the runtime configuration the SPA needs', async () => {

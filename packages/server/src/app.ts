@@ -6,6 +6,8 @@ import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './spa.ts';
+import { registerBrowserBinding } from './plugins/browser-binding.ts';
+import { asPublicRequest } from './oidc/public-request.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { redactUrl } from './lib/redact-url.ts';
 import { loginFlowRoutes } from './features/login-flow/login-flow.routes.ts';
@@ -49,6 +51,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerBrowserBinding(app, ctx.provider);
 
   await registerSecurityHeaders(app, config.publicUrl.startsWith('https://'));
 
@@ -83,7 +86,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
 
   await app.register(middie, { hook: 'onRequest' });
-  app.use('/oidc', ctx.provider.callback());
+  app.use('/oidc', asPublicRequest(config.publicUrl, ctx.provider.callback()));
 
   await registerSpa(app, ctx);
   return app;

@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { EsmsSettings } from './messaging/sms/esms.ts';
 import type { TwilioSettings } from './messaging/sms/twilio.ts';
+import { canonicalHost } from './lib/public-fetch.ts';
 
 /**
  * Configuration from the environment, parsed and checked once at start-up. A bad value stops
@@ -28,8 +30,8 @@ const envSchema = z.object({
   COOKIE_KEYS: z.string().optional(),
   /** Secret for keyed hashes of one-time codes and encryption of stored secrets; generated when unset. */
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** Trust X-Forwarded-* headers from a reverse proxy in front of Passgate. */
-  TRUST_PROXY: boolish.default(false),
+  /** Which proxies' X-Forwarded-* headers to believe: false, a hop count or addresses (see trustedProxies). */
+  TRUST_PROXY: z.string().optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Passgate <no-reply@localhost>'),
   /** Where SMS go: outbox (development only), twilio or esms (eSMS.vn). */
@@ -49,6 +51,11 @@ const envSchema = z.object({
   GOOGLE_API_URL: z.url({ protocol: /^https?$/ }).default('https://www.googleapis.com'),
   /** Facebook's Graph API (debug_token, /me), with its version; changed only for tests or a proxy. */
   FACEBOOK_GRAPH_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v19.0'),
+  /**
+   * Comma-separated hosts that outgoing fetches of third-party URLs (profile pictures) may reach
+   * although they resolve to internal addresses: for the local stand-ins of tests only.
+   */
+  OUTGOING_ALLOW_PRIVATE_HOSTS: z.string().optional(),
   /** Seed the demo tenant, clients and user on start (default: on in development only). */
   SEED_DEMO: boolish.optional(),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86400).default(3600),
@@ -76,7 +83,8 @@ export interface Config {
   oidcJwks: { keys: Record<string, unknown>[] } | undefined;
   cookieKeys: string[] | undefined;
   appSecret: string | undefined;
-  trustProxy: boolean;
+  /** Fastify's `trustProxy`: which proxies in front may tell the client address (TRUST_PROXY). */
+  trustProxy: TrustedProxies;
   smtpUrl: string | undefined;
   mailFrom: string;
   smsProvider: 'outbox' | 'twilio' | 'esms';
@@ -86,6 +94,8 @@ export interface Config {
   recaptchaVerifyUrl: string;
   /** Base URLs of the social sign-in providers' APIs, without a trailing slash. */
   social: { googleApiUrl: string; facebookGraphUrl: string };
+  /** Fetches of URLs others give us: hosts (canonicalHost) let through to internal addresses, for test stand-ins. */
+  outgoing: { allowPrivateHosts: string[] };
   devTools: boolean;
   ttl: { accessToken: number; idToken: number; refreshToken: number; session: number; interaction: number };
   rateLimit: { loginPerIp: number; lockoutAfterFailures: number; codeSendsPerIpPerHour: number };
@@ -93,6 +103,9 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** What Fastify's `trustProxy` takes: none, trusted addresses (proxy-addr's), or a test of each hop. */
+export type TrustedProxies = false | string[] | ((address: string, hop: number) => boolean);
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = envSchema.safeParse(source);
@@ -126,6 +139,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   }
 
   const sms = smsSettings(env);
+  const allowPrivateHosts = outgoingAllowPrivateHosts(env, isProduction);
 
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return {
@@ -142,7 +156,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     oidcJwks,
     cookieKeys: env.COOKIE_KEYS?.split(',').map((k) => k.trim()).filter(Boolean),
     appSecret: env.APP_SECRET,
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: trustedProxies(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     smsProvider: env.SMS_PROVIDER ?? 'outbox',
@@ -150,6 +164,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     seedDemo: env.SEED_DEMO ?? !isProduction,
     recaptchaVerifyUrl: env.RECAPTCHA_VERIFY_URL,
     social: { googleApiUrl: env.GOOGLE_API_URL.replace(/\/+$/, ''), facebookGraphUrl: env.FACEBOOK_GRAPH_URL.replace(/\/+$/, '') },
+    outgoing: { allowPrivateHosts },
     devTools: !isProduction,
     ttl: {
       accessToken: env.ACCESS_TOKEN_TTL,
@@ -162,6 +177,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     webDistDir: new URL('../../web/dist', import.meta.url).pathname,
     ...overrides,
   };
+}
+
+/**
+ * OUTGOING_ALLOW_PRIVATE_HOSTS as canonical hosts. Refused in production: every URL fetched there
+ * comes from a third party on the internet, so the only effect of an allowance would be a way in
+ * for whoever can make such a URL name that host; a test setting copied into production stops
+ * start-up instead of quietly opening it.
+ */
+function outgoingAllowPrivateHosts(env: Env, isProduction: boolean): string[] {
+  const entries = (env.OUTGOING_ALLOW_PRIVATE_HOSTS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (entries.length === 0) return [];
+  if (isProduction) throw new ConfigError('Invalid configuration:\n  OUTGOING_ALLOW_PRIVATE_HOSTS: is for tests only and refused in production mode');
+  const hosts = entries.map((entry) => canonicalHost(entry));
+  const bad = entries.filter((_, i) => hosts[i] === null);
+  if (bad.length > 0) throw new ConfigError(`Invalid configuration:\n  OUTGOING_ALLOW_PRIVATE_HOSTS: not a host name or IP address: ${bad.join(', ')}`);
+  return hosts as string[];
 }
 
 /** The settings the chosen SMS provider needs; a missing one stops start-up naming the variable. */
@@ -181,4 +212,44 @@ function smsSettings(env: Env): Config['sms'] {
     return { esms: { baseUrl: env.ESMS_BASE_URL, apiKey: env.ESMS_API_KEY!, secretKey: env.ESMS_SECRET_KEY!, brandname: env.ESMS_BRANDNAME! } };
   }
   return {};
+}
+
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset, false or 0 believes no X-Forwarded-For (the client is whoever connects); a
+ * hop count believes that many proxies in front, so the client is the address the outermost one
+ * saw (true is 1, the usual single reverse proxy); otherwise a comma-separated list of the proxies'
+ * addresses or CIDR ranges (or proxy-addr's loopback, linklocal, uniquelocal). Never 'trust
+ * everything': then the client would be the left-most X-Forwarded-For, which the client writes.
+ */
+function trustedProxies(value: string | undefined): TrustedProxies {
+  const text = value?.trim();
+  if (text === undefined || text === 'false') return false;
+  if (text === 'true') return trustHops(1);
+  if (/^\d+$/.test(text)) return Number(text) === 0 ? false : trustHops(Number(text));
+  const entries = text.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !isAddressOrRange(entry));
+  if (bad.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: must be false, a hop count or proxy addresses/CIDR ranges; not understood: ${bad.map((b) => `'${b}'`).join(', ')}`);
+  }
+  return entries;
+}
+
+/**
+ * A hop count as Express reads it: the `hops` nearest proxies are believed, whatever their address.
+ * Fastify's own number option now trusts nothing, since a count cannot check who connects; so with
+ * a count, Passgate must be reachable only through its proxies.
+ */
+function trustHops(hops: number): TrustedProxies {
+  return (_address, hop) => hop < hops;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }

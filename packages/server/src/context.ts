@@ -62,7 +62,7 @@ export async function createAppContext(config: Config, options: { logStream?: No
     const client = await clients.findById(clientId);
     return client ? clientMetadata(client) : undefined;
   });
-  const logoutRequests = createLogoutRequests(adapterFor('LogoutRequest'));
+  const logoutRequests = createLogoutRequests(adapterFor('LogoutRequest'), keys);
   const provider = createProvider({
     config,
     secrets,

@@ -1,6 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 import { TestBrowser } from '../test/browser.ts';
@@ -10,6 +12,12 @@ describe('pages of the single-page app', () => {
   let server: TestServer;
   const dist = mkdtempSync(join(tmpdir(), 'passgate-dist-'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Passgate</title><div id="root"></div>');
+  // A hashed asset as `npm run build:web` leaves it: precompressed beside the original.
+  const asset = `console.log(${JSON.stringify('Passgate '.repeat(300))});\n`;
+  mkdirSync(join(dist, 'assets'));
+  writeFileSync(join(dist, 'assets', 'index-B1a2C3d4.js'), asset);
+  writeFileSync(join(dist, 'assets', 'index-B1a2C3d4.js.gz'), gzipSync(asset));
+  writeFileSync(join(dist, 'assets', 'index-B1a2C3d4.js.br'), brotliCompressSync(asset));
 
   beforeAll(async () => {
     server = await startTestServer({ config: { webDistDir: dist } });
@@ -45,5 +53,53 @@ describe('pages of the single-page app', () => {
       expect(strict).toContain("script-src 'self';");
       expect(strict).not.toContain('google');
     }
+  });
+
+  /** A request exactly as given: unlike fetch, node:http adds no Accept-Encoding of its own. */
+  const raw = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const req = request(`${server.url}${path}`, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it.each([
+    ['no Accept-Encoding', {}],
+    ['Accept-Encoding: identity', { 'accept-encoding': 'identity' }],
+  ])('serves pages and assets uncompressed to a client that sends %s', async (_label, headers: Record<string, string>) => {
+    for (const path of ['/', '/login', '/login?challenge=unknown', '/user/dashboard']) {
+      const page = await raw(path, headers);
+      expect([path, page.status, page.headers['content-type']]).toEqual([path, 200, 'text/html; charset=utf-8']);
+      expect(page.headers['content-encoding']).toBeUndefined();
+      expect(page.body.toString()).toContain('<div id="root">');
+    }
+    const script = await raw('/assets/index-B1a2C3d4.js', headers);
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(script.headers['content-encoding']).toBeUndefined();
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(script.body.toString()).toBe(asset);
+  });
+
+  it('still sends the precompressed asset to a client that accepts it, and the page at / for HEAD as well as GET', async () => {
+    const script = await raw('/assets/index-B1a2C3d4.js', { 'accept-encoding': 'gzip' });
+    expect([script.status, script.headers['content-encoding']]).toEqual([200, 'gzip']);
+    expect(gunzipSync(script.body).toString()).toBe(asset);
+
+    const root = await raw('/', { 'accept-encoding': 'gzip, br' });
+    expect([root.status, root.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(root.body.toString()).toContain('<div id="root">');
+
+    const head = await raw('/', {}, 'HEAD');
+    expect([head.status, head.headers['content-type'], head.body.length]).toEqual([200, 'text/html; charset=utf-8', 0]);
+    // A folder of the build is a page path like any other, never a 403.
+    expect((await raw('/assets/')).status).toBe(200);
+    // A missing asset stays a 404, not the page.
+    expect((await raw('/assets/missing-0000.js')).status).toBe(404);
   });
 });

@@ -23,6 +23,10 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
       index: false,
       wildcard: true,
       preCompressed: true,
+      // With no index file, @fastify/send answers a directory path (`/` above all) 403 whenever the
+      // request asks for no encoding (no Accept-Encoding, or identity); a directory is never a file
+      // to send, so it goes to the page handler below like any other route of the SPA.
+      allowedPath: (pathname) => !pathname.endsWith('/'),
       cacheControl: false,
       setHeaders: (res, path) => {
         res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -32,7 +36,8 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const isPage = request.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/oidc/') && !/\.[a-z0-9]+$/i.test(path);
+    // HEAD too: what a link checker or uptime probe asks of a page before (or instead of) GET.
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/') && !path.startsWith('/oidc/') && !/\.[a-z0-9]+$/i.test(path);
     if (!isPage) {
       return reply.status(404).send(envelope(ErrorCode.NotFound, undefined, `Not found: ${request.method} ${path}`));
     }

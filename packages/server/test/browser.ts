@@ -3,6 +3,12 @@
  * would (by name, honouring deletion), so a test can walk redirects one step at a time.
  */
 export class TestBrowser {
+  /**
+   * The browser that started each sign-in (by challenge), as `startSignIn` records it: a sign-in's
+   * later calls come from that browser, as they do in a real one (see `postJson` in visitor.ts).
+   */
+  static readonly byChallenge = new Map<string, TestBrowser>();
+
   private readonly cookies = new Map<string, string>();
 
   cookieHeader(): string {

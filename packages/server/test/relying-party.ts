@@ -47,6 +47,7 @@ export async function startSignIn(browser: TestBrowser, baseUrl: string, auth: A
   expect(login.pathname).toBe('/login');
   const challenge = login.searchParams.get('challenge');
   expect(challenge).toBeTruthy();
+  TestBrowser.byChallenge.set(challenge as string, browser);
   return challenge as string;
 }
 

@@ -9,6 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { seedDemo } from '../src/seed/demo-seed.ts';
 
 export interface TestServer {
+  /** Where this instance listens (for a `shareWith` instance, not its PUBLIC_URL, which is the first one's). */
   url: string;
   ctx: AppContext;
   app: FastifyInstance;
@@ -20,34 +21,38 @@ export interface TestServer {
 /**
  * A real Passgate listening on a free port with a fresh database: a new SQLite file, or, when
  * DATABASE_URL points at PostgreSQL (npm run test:postgres), a schema of its own on that server.
+ * With `shareWith`, a second instance of that server instead, as behind one load balancer: its
+ * database, its Redis key prefix and its PUBLIC_URL; it seeds nothing and leaves them to the first
+ * to clean up (close it first).
  */
 export async function startTestServer(
-  options: { seed?: boolean; env?: Record<string, string>; config?: Partial<Config>; captureLogs?: boolean } = {},
+  options: { seed?: boolean; env?: Record<string, string>; config?: Partial<Config>; captureLogs?: boolean; shareWith?: TestServer } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'passgate-test-'));
   const port = await freePort();
-  const postgres = process.env.DATABASE_URL?.startsWith('postgres') ? await freshPostgresSchema(process.env.DATABASE_URL) : undefined;
-  const baseUrl = postgres?.url ?? `sqlite:${join(dir, 'test.sqlite')}`;
-  const redisPrefix = `passgate-test:${process.pid}:${port}:`;
+  const shared = options.shareWith?.ctx.config;
+  const postgres = !shared && process.env.DATABASE_URL?.startsWith('postgres') ? await freshPostgresSchema(process.env.DATABASE_URL) : undefined;
+  const baseUrl = shared?.databaseUrl ?? postgres?.url ?? `sqlite:${join(dir, 'test.sqlite')}`;
+  const redisPrefix = shared?.redisKeyPrefix ?? `passgate-test:${process.pid}:${port}:`;
   const config = loadConfig(
-    { NODE_ENV: 'test', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: baseUrl, LOG_LEVEL: options.captureLogs ? 'trace' : 'silent', ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {}), ...options.env },
+    { NODE_ENV: 'test', PORT: String(port), PUBLIC_URL: shared?.publicUrl ?? `http://127.0.0.1:${port}`, DATABASE_URL: baseUrl, LOG_LEVEL: options.captureLogs ? 'trace' : 'silent', ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {}), ...options.env },
     options.config,
   );
   const logs: string[] = [];
   const logStream = options.captureLogs ? new PassThrough() : undefined;
   logStream?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
   const ctx = await createAppContext(config, { logStream });
-  if (options.seed ?? true) await seedDemo(ctx);
+  if (options.seed ?? !shared) await seedDemo(ctx);
   const app = await buildApp(ctx, logStream ? { logStream } : { logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   return {
-    url: config.publicUrl,
+    url: shared ? `http://127.0.0.1:${port}` : config.publicUrl,
     ctx,
     app,
     logs,
     async close() {
       await app.close();
-      if (ctx.redis) {
+      if (ctx.redis && !shared) {
         const keys = await ctx.redis.keys(`${redisPrefix}*`);
         // KEYS takes the pattern as given and answers full names; DEL adds the prefix again.
         if (keys.length > 0) await ctx.redis.del(...keys.map((k) => k.slice(redisPrefix.length)));

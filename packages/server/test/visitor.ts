@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../src/context.ts';
+import { TestBrowser } from './browser.ts';
 import { createClientService } from '../src/features/clients/clients.service.ts';
 import { createTenantService } from '../src/features/tenants/tenants.service.ts';
 
@@ -11,9 +12,17 @@ export interface Answer {
   body: any;
 }
 
-/** POSTs JSON (the body as given: snake_case) with an Accept-Language header, vi by default. */
+/**
+ * POSTs JSON (the body as given: snake_case) with an Accept-Language header, vi by default, from
+ * the browser that started the sign-in the body's `challenge` (or `oauth_challenge`) names, as the
+ * SPA would; a body without one, or a challenge no test browser started, goes without cookies.
+ * Attack tests post from another `TestBrowser` explicitly.
+ */
 export async function postJson(baseUrl: string, path: string, body: unknown, language = 'vi'): Promise<Answer> {
-  const response = await fetch(`${baseUrl}${path}`, {
+  const named = typeof body === 'object' && body !== null ? (body as { challenge?: unknown; oauth_challenge?: unknown }) : {};
+  const challenge = typeof named.oauth_challenge === 'string' ? named.oauth_challenge : named.challenge;
+  const browser = (typeof challenge === 'string' && TestBrowser.byChallenge.get(challenge)) || new TestBrowser();
+  const response = await browser.fetch(`${baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'accept-language': language },
     body: typeof body === 'string' ? body : JSON.stringify(body),

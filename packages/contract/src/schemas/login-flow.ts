@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requestBody } from '../wire.ts';
-import { challengeSchema, clientIdSchema, passwordSchema, usernameSchema } from './common.ts';
+import { challengeSchema, clientIdSchema, passwordSchema, redirectSchema, usernameSchema } from './common.ts';
 import { publicClientSchema } from './client.ts';
 
 export const challengeParamsSchema = z.object({ challenge: challengeSchema });
@@ -32,6 +32,21 @@ export type LogoutRequestInfo = z.infer<typeof logoutRequestInfoSchema>;
 export const logoutDecisionBodySchema = requestBody({ confirmed: z.boolean() });
 
 export const tokenTypeSchema = z.enum(['totp', 'sms', 'email']);
+
+/**
+ * The first factor passed and the account has 2-step verification on: go to the 2-step screen with
+ * these (password, passwordless, Google and Facebook sign-in alike; a device counts as both).
+ */
+export const mfaStepSchema = z.object({
+  mfaRequired: z.literal(true),
+  tokenType: tokenTypeSchema,
+  mfaToken: z.string(),
+});
+export type MfaStep = z.infer<typeof mfaStepSchema>;
+
+/** Signed in (`redirectTo`), or the 2-step screen comes next. */
+export const redirectOrMfaStepSchema = z.union([redirectSchema, mfaStepSchema]);
+export type RedirectOrMfaStep = z.infer<typeof redirectOrMfaStepSchema>;
 export type TokenType = z.infer<typeof tokenTypeSchema>;
 
 /** POST /api/v1/users/login */

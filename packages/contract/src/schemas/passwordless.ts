@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { requestBody } from '../wire.ts';
 import { challengeSchema, clientIdSchema } from './common.ts';
 import { oneTimeCodeSchema } from './visitor.ts';
+import { redirectOrMfaStepSchema } from './login-flow.ts';
 
 /**
  * Passwordless sign-in by phone (SPEC.md sections 2, 6 and 7): a code by SMS, then the code signs
@@ -41,5 +42,5 @@ export const passwordlessLoginBodySchema = requestBody({
 });
 export type PasswordlessLoginBody = z.output<typeof passwordlessLoginBodySchema>;
 
-export const passwordlessLoginResponseSchema = z.object({ redirectTo: z.string() });
+export const passwordlessLoginResponseSchema = redirectOrMfaStepSchema;
 export type PasswordlessLoginResponse = z.infer<typeof passwordlessLoginResponseSchema>;

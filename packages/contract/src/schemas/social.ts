@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { requestBody } from '../wire.ts';
 import { challengeSchema, clientIdSchema, passwordSchema, redirectSchema } from './common.ts';
 import { oneTimeCodeSchema } from './visitor.ts';
+import { mfaStepSchema } from './login-flow.ts';
 
 /**
  * Sign-in with Google and Facebook (SPEC.md sections 2, 6 and 7). The SPA obtains the user's
@@ -45,8 +46,8 @@ export const socialLinkRequiredSchema = z.object({
 });
 export type SocialLinkRequired = z.infer<typeof socialLinkRequiredSchema>;
 
-/** Either signed in (`redirectTo`) or `linkRequired`. */
-export const socialLoginResponseSchema = z.union([redirectSchema, socialLinkRequiredSchema]);
+/** Signed in (`redirectTo`), `linkRequired`, or the 2-step screen next (`mfaRequired`). */
+export const socialLoginResponseSchema = z.union([redirectSchema, socialLinkRequiredSchema, mfaStepSchema]);
 export type SocialLoginResponse = z.infer<typeof socialLoginResponseSchema>;
 
 /** POST /api/v1/social/link/send-code */

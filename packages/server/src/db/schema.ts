@@ -90,8 +90,11 @@ export interface UsersTable {
   totp_last_step: number | null;
   /** An authenticator secret set up but not confirmed yet (encrypted). */
   totp_pending_enc: string | null;
+  /** Wrong passwords in a row (reset by a sign-in, forgotten a while after the last one). */
   failed_login_count: number;
   locked_until: Millis | null;
+  /** When the last wrong password was counted; null before the first. */
+  last_failed_login_at: Millis | null;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -133,6 +136,8 @@ export interface MfaTokensTable {
   client_id: string;
   /** totp, sms or email. */
   token_type: string;
+  /** What the sign-in began with: pwd, sms (passwordless code), google or facebook; null is pwd. */
+  first_factor: string | null;
   attempts: number;
   expires_at: Millis;
   consumed_at: Millis | null;
@@ -223,6 +228,20 @@ export interface WebauthnChallengesTable {
   created_at: Millis;
 }
 
+/**
+ * Failed sign-ins of a username that has no password to check (no such account, or one that signs
+ * in another way), counted and locked like an account's own so the answers do not tell them apart.
+ * One row per tenant and username, deleted once forgotten.
+ */
+export interface LoginFailuresTable {
+  tenant_id: string;
+  /** Keyed hash (HMAC-SHA-256) of the normalised username: what was typed is never stored. */
+  username_hash: string;
+  failures: number;
+  last_failure_at: Millis;
+  locked_until: Millis | null;
+}
+
 export interface AuditEventsTable {
   id: string;
   tenant_id: string | null;
@@ -289,6 +308,7 @@ export interface Database {
   webauthn_challenges: WebauthnChallengesTable;
   user_identities: UserIdentitiesTable;
   social_link_tokens: SocialLinkTokensTable;
+  login_failures: LoginFailuresTable;
   audit_events: AuditEventsTable;
   oidc_payloads: OidcPayloadsTable;
   avatars: AvatarsTable;

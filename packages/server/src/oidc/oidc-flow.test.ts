@@ -69,14 +69,17 @@ describe('sign-in through the OpenID Connect flow', () => {
     expect(events.map((e) => e.type)).toContain('login.success');
   });
 
-  it('refuses a resume from a browser that did not start the request (the challenge alone is not enough)', async () => {
+  it('refuses a sign-in from a browser that did not start the request (the challenge alone is not enough)', async () => {
     const owner = new TestBrowser();
     const auth = await authorizationRequest(demoApp);
     const challenge = await startSignIn(owner, server.url, auth);
     const thief = new TestBrowser();
     const login = await thief.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'demo@example.com', password: 'Passw0rd!' });
-    const { redirectTo } = await login.json() as any;
-    const resumed = await thief.fetch(redirectTo);
+    expect(login.status).toBe(400);
+    expect(await login.json()).toMatchObject({ error: { code: 1026, field: 'challenge' } });
+    expect((await server.ctx.provider.Interaction.find(challenge))?.result).toBeUndefined();
+    // The resume URL does not help the thief either: the provider checks its own resume cookie.
+    const resumed = await thief.fetch(`${server.url}/oidc/auth/${challenge}`);
     expect(resumed.headers.get('location') ?? '').not.toContain('code=');
   });
 

@@ -91,7 +91,10 @@ export function createProvider(deps: ProviderDeps): Provider {
     cookies: {
       keys: secrets.cookieKeys,
       long: { signed: true, httpOnly: true, sameSite: 'lax', secure },
-      short: { signed: true, httpOnly: true, sameSite: 'lax', secure },
+      // Path '/': the interaction cookie (the provider would scope it to /login) must also reach
+      // /api, where every call that takes a challenge checks the browser holds it. The resume
+      // cookie keeps its own per-interaction path (the provider sets it after these options).
+      short: { signed: true, httpOnly: true, sameSite: 'lax', secure, path: '/' },
     },
     scopes: SUPPORTED_SCOPES,
     claims: {
@@ -111,8 +114,13 @@ export function createProvider(deps: ProviderDeps): Provider {
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
-      introspection: { enabled: true },
+      // A client may introspect or revoke only the tokens issued to itself (RFC 7662 section 4,
+      // RFC 7009 section 2.1). The provider's default lets any confidential client read the claims
+      // of another client's token, even one of another tenant, and answers a foreign revocation
+      // with an error that confirms the token exists. `false` answers `active: false` and an empty
+      // 200, the same as for an unknown token, so the caller learns nothing and the token lives on.
+      revocation: { enabled: true, allowedPolicy: tokenIssuedToCaller },
+      introspection: { enabled: true, allowedPolicy: tokenIssuedToCaller },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
@@ -121,6 +129,7 @@ export function createProvider(deps: ProviderDeps): Provider {
           const state = session?.state as { secret: string; state?: string; postLogoutRedirectUri?: string } | undefined;
           if (!session || !state) throw new Error('end-session state is missing');
           const request = await deps.logoutRequests.create({
+            sessionId: session.jti,
             xsrf: state.secret,
             clientId: ctx.oidc.client?.clientId ?? null,
             accountId: session.accountId ?? null,
@@ -170,7 +179,9 @@ export function createProvider(deps: ProviderDeps): Provider {
   };
 
   const provider = new Provider(config.issuer, configuration);
-  provider.proxy = config.trustProxy;
+  // Every request reaches the provider through asPublicRequest, which sets the forwarded headers
+  // from PUBLIC_URL and Fastify's own view of the client address: they are always to be believed.
+  provider.proxy = true;
 
   // Client secrets are stored as argon2id hashes, so the provider compares through argon2 (the
   // extension point its author recommends for hashed secrets; symmetric algorithms stay disabled).
@@ -196,4 +207,8 @@ export function createProvider(deps: ProviderDeps): Provider {
   });
 
   return provider;
+}
+
+function tokenIssuedToCaller(_ctx: KoaContextWithOIDC, client: { clientId: string }, token: { clientId?: string | undefined }): boolean {
+  return token.clientId === client.clientId;
 }

@@ -19,6 +19,14 @@ export async function authenticateAccount(ctx: AppContext, request: FastifyReque
   if (!token || token.isExpired || token.clientId !== ACCOUNT_CLIENT_ID || !token.accountId) {
     throw new ApiError(ErrorCode.NotAuthenticated, 401);
   }
+  // Deleting a grant does not delete the access tokens issued under it, and a token issued with
+  // offline_access is not bound to the provider session either. The grant is what says the user
+  // still authorises this client, so it is checked on every call, as the provider's own userinfo
+  // endpoint does: present, unexpired, and of this very client and account.
+  const grant = token.grantId ? await ctx.provider.Grant.find(token.grantId, { ignoreExpiration: true }) : undefined;
+  if (!grant || grant.isExpired || grant.clientId !== token.clientId || grant.accountId !== token.accountId) {
+    throw new ApiError(ErrorCode.NotAuthenticated, 401);
+  }
   const user = await ctx.users.findById(token.accountId);
   if (!user || user.status !== 'active') throw new ApiError(ErrorCode.NotAuthenticated, 401);
   return user;

@@ -48,7 +48,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send(validationFailure(error.validation as ValidationIssue[], error.validationContext));
     }
     const status = error.statusCode ?? 500;
-    if (status === 413) return reply.status(413).send(envelope(ErrorCode.FileTooLarge));
+    if (status === 413) {
+      // Only a route that raises the body limit does so to carry a file (the avatar), so there an
+      // over-long body is that file being too large; anywhere else it is just a request too large.
+      const carriesFile = request.routeOptions.bodyLimit > (app.initialConfig.bodyLimit ?? Infinity);
+      return reply.status(413).send(envelope(carriesFile ? ErrorCode.FileTooLarge : ErrorCode.RequestTooLarge));
+    }
     if (status === 429) return reply.status(429).send(envelope(ErrorCode.TooManyRequests));
     if (status >= 400 && status < 500) {
       // Malformed JSON, an empty body, an unsupported content type and the like.

@@ -4,6 +4,8 @@ import * as avatarsAccountIndex from './2026-11-22-avatars-account-index.ts';
 import * as mfa from './2026-11-23-mfa.ts';
 import * as webauthn from './2026-11-24-webauthn.ts';
 import * as social from './2026-11-25-social.ts';
+import * as loginFailures from './2026-11-26-login-failures.ts';
+import * as mfaFirstFactor from './2026-11-27-mfa-first-factor.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +14,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-mfa': mfa,
   '2026-11-24-webauthn': webauthn,
   '2026-11-25-social': social,
+  '2026-11-26-login-failures': loginFailures,
+  '2026-11-27-mfa-first-factor': mfaFirstFactor,
 };

@@ -1,5 +1,15 @@
+import type { AppContext } from '../../context.ts';
+import { createLoginFailureQueries } from './login-failures.queries.ts';
+
 const FIRST_LOCK_MS = 60_000;
 const LONGEST_LOCK_MS = 60 * 60_000;
+
+/**
+ * How long a run of failures is remembered after its last one, for accounts and unknown usernames
+ * alike (were they forgotten differently, waiting would tell them apart). Many times the longest
+ * lock, so waiting for the count to be forgotten never buys more guesses than waiting out locks.
+ */
+export const FAILURE_MEMORY_MS = 24 * 60 * 60_000;
 
 /**
  * When the account unlocks after `failures` consecutive failures, or null while it stays open.
@@ -10,4 +20,51 @@ export function lockoutAfterFailure(failures: number, threshold: number, now: nu
   if (failures < threshold) return null;
   const doublings = Math.min(failures - threshold, 10);
   return now + Math.min(FIRST_LOCK_MS * 2 ** doublings, LONGEST_LOCK_MS);
+}
+
+/** A failure just counted: the run's length, and the lock it set (null when none). */
+export interface CountedFailure {
+  failures: number;
+  lockedUntil: number | null;
+}
+
+type LockoutContext = Pick<AppContext, 'db' | 'keys' | 'users' | 'config'>;
+
+/**
+ * Counts a wrong password against an account (sign-in, social link): one atomic increment, then a
+ * lock decided from the count it returned, which a concurrent, shorter lock cannot replace.
+ */
+export async function countFailedPassword(ctx: LockoutContext, userId: string, now: number): Promise<CountedFailure> {
+  const failures = await ctx.users.recordFailedLogin(userId, now, now - FAILURE_MEMORY_MS);
+  const lockedUntil = lockoutAfterFailure(failures, ctx.config.rateLimit.lockoutAfterFailures, now);
+  if (lockedUntil) await ctx.users.extendLock(userId, lockedUntil, failures);
+  // Here too, so that an account's failure and an unknown username's cost the same work.
+  await createLoginFailureQueries(ctx.db).prune(now - FAILURE_MEMORY_MS);
+  return { failures, lockedUntil };
+}
+
+/** The key of a username's counter: keyed, because people type passwords into the username field. */
+function usernameKey(ctx: LockoutContext, tenantId: string, username: string): string {
+  return ctx.keys.hmac('login-failures', `${tenantId}\u0000${username}`);
+}
+
+/** Until when sign-ins with a username that has no password to check are refused, or null. */
+export async function usernameLockedUntil(ctx: LockoutContext, tenantId: string, username: string, now: number): Promise<number | null> {
+  const lockedUntil = await createLoginFailureQueries(ctx.db).lockedUntil(tenantId, usernameKey(ctx, tenantId, username));
+  return lockedUntil !== null && lockedUntil > now ? lockedUntil : null;
+}
+
+/**
+ * Counts a sign-in with a username that has no password to check (no such account, or one that
+ * signs in another way) exactly as `countFailedPassword` counts an account's, so the lockout and
+ * its answers do not tell which usernames are accounts.
+ */
+export async function countFailedUsername(ctx: LockoutContext, tenantId: string, username: string, now: number): Promise<CountedFailure> {
+  const queries = createLoginFailureQueries(ctx.db);
+  const key = usernameKey(ctx, tenantId, username);
+  const failures = await queries.recordFailure(tenantId, key, now, now - FAILURE_MEMORY_MS);
+  const lockedUntil = lockoutAfterFailure(failures, ctx.config.rateLimit.lockoutAfterFailures, now);
+  if (lockedUntil) await queries.extendLock(tenantId, key, lockedUntil, failures);
+  await queries.prune(now - FAILURE_MEMORY_MS);
+  return { failures, lockedUntil };
 }

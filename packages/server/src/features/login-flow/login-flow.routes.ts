@@ -15,7 +15,7 @@ import { createLoginFlowService, type RequestMeta } from './login-flow.service.t
 import { logoutContinuationPage } from './logout-continuation-page.ts';
 
 export function requestMeta(request: FastifyRequest): RequestMeta {
-  return { ip: request.ip, userAgent: request.headers['user-agent'] };
+  return { ip: request.ip, userAgent: request.headers['user-agent'], browser: request.browser };
 }
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema, 429: errorEnvelopeSchema };
@@ -32,7 +32,7 @@ export async function loginFlowRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       params: challengeParamsSchema,
       response: { 200: loginRequestInfoSchema, ...errors },
     },
-    handler: (request) => service.getLoginRequest(request.params.challenge),
+    handler: (request) => service.getLoginRequest(request.params.challenge, requestMeta(request)),
   });
 
   api.post('/api/v1/users/login', {
@@ -52,7 +52,7 @@ export async function loginFlowRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       params: challengeParamsSchema,
       response: { 200: logoutRequestInfoSchema, ...errors },
     },
-    handler: (request) => service.getLogoutRequest(request.params.challenge),
+    handler: (request) => service.getLogoutRequest(request.params.challenge, requestMeta(request)),
   });
 
   api.post('/api/v1/requests/logout/:challenge', {
@@ -73,7 +73,7 @@ export async function loginFlowRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       params: challengeParamsSchema,
     },
     handler: async (request, reply) => {
-      const form = await service.logoutContinuation(request.params.challenge);
+      const form = await service.logoutContinuation(request.params.challenge, requestMeta(request));
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(logoutContinuationPage(form));
     },
   });

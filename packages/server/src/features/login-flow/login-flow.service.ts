@@ -17,12 +17,15 @@ import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts
 import { resolveFlowClient } from './flow-client.ts';
 import { completeConsent, completeLogin, interactionClientId, loadInteraction } from './interactions.ts';
 import { passwordExpiry } from './password-expiry.ts';
-import { lockoutAfterFailure } from './lockout.ts';
-import { createMfaLoginService, mfaTypeOf } from '../mfa/mfa-login.service.ts';
+import { countFailedPassword, countFailedUsername, usernameLockedUntil } from './lockout.ts';
+import { createMfaLoginService } from '../mfa/mfa-login.service.ts';
+import type { BrowserHold } from '../../plugins/browser-binding.ts';
 
 export interface RequestMeta {
   ip: string;
   userAgent: string | undefined;
+  /** What the calling browser holds of the provider's cookies: the binding of every challenge. */
+  browser: BrowserHold;
 }
 
 const DAY = 86_400_000;
@@ -42,8 +45,8 @@ export function createLoginFlowService(ctx: AppContext) {
   }
 
   return {
-    async getLoginRequest(challenge: string): Promise<LoginRequestInfo> {
-      const interaction = await loadInteraction(provider, challenge);
+    async getLoginRequest(challenge: string, meta: RequestMeta): Promise<LoginRequestInfo> {
+      const interaction = await loadInteraction(provider, challenge, meta.browser);
       const { client, tenant } = await clientAndTenant(interactionClientId(interaction));
       const info: LoginRequestInfo = {
         challenge,
@@ -67,7 +70,7 @@ export function createLoginFlowService(ctx: AppContext) {
     },
 
     async passwordLogin(body: PasswordLoginBody, meta: RequestMeta): Promise<LoginResponse> {
-      const interaction = await loadInteraction(provider, body.challenge);
+      const interaction = await loadInteraction(provider, body.challenge, meta.browser);
       const clientId = interactionClientId(interaction);
       if (body.clientId !== undefined && body.clientId !== clientId) {
         throw new ApiError(ErrorCode.InvalidField, 400, 'client_id', 'client_id does not match the sign-in request');
@@ -88,26 +91,39 @@ export function createLoginFlowService(ctx: AppContext) {
 
       const event = { tenantId: tenant.id, clientId, ip: meta.ip, userAgent: meta.userAgent };
       const user = await users.findByUsername(tenant.id, username);
+      const now = Date.now();
       if (!user || !user.password_hash) {
-        // Same work and same answer as a wrong password: the response does not reveal who exists.
+        // Counted, locked and answered like a wrong password, with the same work: neither the
+        // answers nor the lockout reveal who has an account.
+        const lockedUntil = await usernameLockedUntil(ctx, tenant.id, username, now);
+        if (lockedUntil) {
+          await audit.record({ ...event, type: 'login.locked', details: { lockedUntil } });
+          throw new ApiError(ErrorCode.UserBlocked, 403);
+        }
         await verifySecret(await dummySecretHash(), body.password);
-        await audit.record({ ...event, type: 'login.failure', details: { reason: user ? 'no_password' : 'unknown_user' } });
+        const counted = await countFailedUsername(ctx, tenant.id, username, now);
+        await audit.record({ ...event, type: 'login.failure', details: { reason: user ? 'no_password' : 'unknown_user', failures: counted.failures } });
+        if (counted.lockedUntil) await audit.record({ ...event, type: 'login.locked', details: { lockedUntil: counted.lockedUntil, failures: counted.failures } });
         throw new ApiError(ErrorCode.WrongCredentials, 401);
       }
 
-      const now = Date.now();
       if (user.locked_until && user.locked_until > now) {
         await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: user.locked_until } });
         throw new ApiError(ErrorCode.UserBlocked, 403);
       }
 
       if (!(await verifySecret(user.password_hash, body.password))) {
-        const failures = user.failed_login_count + 1;
-        const lockedUntil = lockoutAfterFailure(failures, ctx.config.rateLimit.lockoutAfterFailures, now);
-        await users.recordFailedLogin(user.id, failures, lockedUntil, now);
+        const { failures, lockedUntil } = await countFailedPassword(ctx, user.id, now);
         await audit.record({ ...event, userId: user.id, type: 'login.failure', details: { reason: 'wrong_password', failures } });
         if (lockedUntil) await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil, failures } });
         throw new ApiError(ErrorCode.WrongCredentials, 401);
+      }
+      // Guesses sent at once were all read unlocked; one that verified while the others' failures
+      // locked the account is refused like any guess after the lock.
+      const lockedMeanwhile = (await users.findById(user.id))?.locked_until;
+      if (lockedMeanwhile && lockedMeanwhile > Date.now()) {
+        await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: lockedMeanwhile } });
+        throw new ApiError(ErrorCode.UserBlocked, 403);
       }
 
       if (user.status === 'pending') throw new ApiError(ErrorCode.NotActivated, 403);
@@ -126,11 +142,10 @@ export function createLoginFlowService(ctx: AppContext) {
       // 2-step verification: the password is right, but the interaction stays open until the
       // second step (POST /api/v1/mfa/login) proves the code. An SMS or e-mail code is sent only
       // when the 2-step screen asks for it (POST /api/v1/mfa/trigger-challenge).
-      const mfaType = mfaTypeOf(user);
-      if (mfaType) {
+      const step = await mfaLogin.secondStep(user, interaction.uid, clientId, 'pwd');
+      if (step) {
         await users.recordSuccessfulLogin(user.id, now);
-        const mfaToken = await mfaLogin.issueToken(user, mfaType, interaction.uid, clientId);
-        return { mfaRequired: true, tokenType: mfaType, mfaToken, ...passwordWarning };
+        return { ...step, ...passwordWarning };
       }
 
       await users.recordSuccessfulLogin(user.id, now);
@@ -139,8 +154,8 @@ export function createLoginFlowService(ctx: AppContext) {
       return { redirectTo, ...passwordWarning };
     },
 
-    async getLogoutRequest(challenge: string): Promise<LogoutRequestInfo> {
-      const request = await ctx.logoutRequests.find(challenge);
+    async getLogoutRequest(challenge: string, meta: RequestMeta): Promise<LogoutRequestInfo> {
+      const request = await ctx.logoutRequests.find(challenge, meta.browser);
       if (!request || request.decision) throw new ApiError(ErrorCode.RequestExpired, 400, 'challenge');
       let client = null;
       if (request.clientId) {
@@ -153,7 +168,7 @@ export function createLoginFlowService(ctx: AppContext) {
     },
 
     async decideLogout(challenge: string, confirmed: boolean, meta: RequestMeta): Promise<{ redirectTo: string }> {
-      const request = await ctx.logoutRequests.find(challenge);
+      const request = await ctx.logoutRequests.find(challenge, meta.browser);
       if (!request || request.decision) throw new ApiError(ErrorCode.RequestExpired, 400, 'challenge');
       if (confirmed) {
         await ctx.logoutRequests.decide(request, 'confirmed');
@@ -177,8 +192,8 @@ export function createLoginFlowService(ctx: AppContext) {
     },
 
     /** The confirmed logout's final step: the form the browser posts to the provider's end-session confirmation. */
-    async logoutContinuation(challenge: string): Promise<{ action: string; xsrf: string }> {
-      const request = await ctx.logoutRequests.find(challenge);
+    async logoutContinuation(challenge: string, meta: RequestMeta): Promise<{ action: string; xsrf: string }> {
+      const request = await ctx.logoutRequests.find(challenge, meta.browser);
       if (!request || request.decision !== 'confirmed') throw new ApiError(ErrorCode.RequestExpired, 400, 'challenge');
       await ctx.logoutRequests.remove(challenge);
       return { action: `${ctx.config.issuer}/session/end/confirm`, xsrf: request.xsrf };

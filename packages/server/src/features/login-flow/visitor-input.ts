@@ -11,7 +11,7 @@ export interface VisitorMeta extends RequestMeta {
 }
 
 export function visitorMeta(request: FastifyRequest): VisitorMeta {
-  return { ip: request.ip, userAgent: request.headers['user-agent'], locale: localeFromAcceptLanguage(request.headers['accept-language']) };
+  return { ip: request.ip, userAgent: request.headers['user-agent'], browser: request.browser, locale: localeFromAcceptLanguage(request.headers['accept-language']) };
 }
 
 const CAPABILITY: Record<'login' | 'register', Record<UsernameKind, Capability>> = {

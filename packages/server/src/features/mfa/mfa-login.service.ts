@@ -8,7 +8,7 @@ import { messageLocale } from '../../messaging/templates/templates.ts';
 import { createCodeService, type CodeService, type CodeTarget } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
-import { completeLogin, interactionClientId, loadInteraction } from '../login-flow/interactions.ts';
+import { completeLogin, interactionClientId, loadInteraction, requireHeldInteraction } from '../login-flow/interactions.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createMfaQueries } from './mfa.queries.ts';
 import { totpStep } from './totp.ts';
@@ -33,8 +33,23 @@ function destinationOf(user: UserRow, type: TokenType): string | null {
   return null;
 }
 
-/** Authentication methods (RFC 8176) the finished sign-in reports in `amr`. */
-const AMR: Record<TokenType, string[]> = { totp: ['pwd', 'otp', 'mfa'], sms: ['pwd', 'sms', 'mfa'], email: ['pwd', 'otp', 'mfa'] };
+/** What a sign-in began with, before any second step. */
+export type FirstFactor = 'pwd' | 'passwordless' | 'google' | 'facebook';
+
+/** Authentication methods (RFC 8176) each step adds to the finished sign-in's `amr`. */
+const FIRST_AMR: Record<FirstFactor, string> = { pwd: 'pwd', passwordless: 'otp', google: 'google', facebook: 'facebook' };
+const SECOND_AMR: Record<TokenType, string> = { totp: 'otp', sms: 'sms', email: 'otp' };
+const amrOf = (first: FirstFactor, second: TokenType) => [...new Set([FIRST_AMR[first], SECOND_AMR[second], 'mfa'])];
+const firstFactorOf = (row: MfaTokenRow): FirstFactor => (row.first_factor as FirstFactor | null) ?? 'pwd';
+
+/** The answer of a first step when the account asks for a second one. */
+export interface MfaStep {
+  mfaRequired: true;
+  tokenType: TokenType;
+  mfaToken: string;
+}
+
+export const SAME_FACTOR_MESSAGE = 'This account\'s 2-step verification sends its codes to this phone: sign in with your password';
 
 /**
  * The second step of a password sign-in (SPEC.md sections 4 and 7). The MFA token is 32 random
@@ -68,28 +83,44 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
     throw new ApiError(ErrorCode.CodeInvalid, 400, 'otp');
   }
 
+  /** A new token for `user`'s second step in this interaction. */
+  async function issueToken(user: UserRow, type: TokenType, interactionUid: string, clientId: string, first: FirstFactor = 'pwd'): Promise<string> {
+    const token = randomToken(32);
+    const now = Date.now();
+    await createMfaQueries(ctx.db).insert({
+      id: tokenHash(token),
+      tenantId: user.tenant_id,
+      userId: user.id,
+      interactionUid,
+      clientId,
+      tokenType: type,
+      firstFactor: first,
+      expiresAt: now + MFA_TOKEN_TTL_MS,
+      at: now,
+    });
+    return token;
+  }
+
   return {
-    /** Called by the password step: a new token for `user`'s second step in this interaction. */
-    async issueToken(user: UserRow, type: TokenType, interactionUid: string, clientId: string): Promise<string> {
-      const token = randomToken(32);
-      const now = Date.now();
-      await createMfaQueries(ctx.db).insert({
-        id: tokenHash(token),
-        tenantId: user.tenant_id,
-        userId: user.id,
-        interactionUid,
-        clientId,
-        tokenType: type,
-        expiresAt: now + MFA_TOKEN_TTL_MS,
-        at: now,
-      });
-      return token;
+    /**
+     * After any first factor but a device (DESIGN.md section 7: no 2-step downgrade): null when the
+     * account has 2-step verification off, else the second step to pass. The second factor must
+     * differ from the first: a passwordless SMS code cannot also be the SMS second step (1102).
+     */
+    async secondStep(user: UserRow, interactionUid: string, clientId: string, first: FirstFactor): Promise<MfaStep | null> {
+      const type = mfaTypeOf(user);
+      if (!type) return null;
+      if (first === 'passwordless' && type === 'sms') throw new ApiError(ErrorCode.NotAuthenticated, 403, undefined, SAME_FACTOR_MESSAGE);
+      return { mfaRequired: true, tokenType: type, mfaToken: await issueToken(user, type, interactionUid, clientId, first) };
     },
+
 
     /** POST /api/v1/mfa/trigger-challenge: the SMS or e-mail code (60 s cooldown per destination). */
     async trigger(body: MfaTriggerBody, meta: VisitorMeta): Promise<CodeSentResponse> {
       if (body.tokenType === 'totp') throw new ApiError(ErrorCode.InvalidField, 400, 'token_type', 'The authenticator app makes its own codes: nothing is sent');
       const row = await openToken(body.mfaToken, body.tokenType, Date.now());
+      // The token is the sign-in's: only the browser holding that sign-in request may have codes sent for it.
+      requireHeldInteraction(meta.browser, row.interaction_uid);
       if (body.clientId !== undefined && body.clientId !== row.client_id) throw new ApiError(ErrorCode.InvalidField, 400, 'client_id', 'client_id does not match the sign-in request');
       const user = await userOf(row);
       const destination = destinationOf(user, body.tokenType);
@@ -112,11 +143,12 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
 
     /** POST /api/v1/mfa/login: checks the code and finishes the sign-in. */
     async login(body: MfaLoginBody, meta: VisitorMeta): Promise<{ redirectTo: string }> {
+      requireHeldInteraction(meta.browser, body.challenge);
       await consume(ctx.rateLimits.codeCheckPerIp, meta.ip);
       const now = Date.now();
       const row = await openToken(body.mfaToken, body.tokenType, now);
       if (row.interaction_uid !== body.challenge) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
-      const interaction = await loadInteraction(ctx.provider, body.challenge);
+      const interaction = await loadInteraction(ctx.provider, body.challenge, meta.browser);
       if (interactionClientId(interaction) !== row.client_id || (body.clientId !== undefined && body.clientId !== row.client_id)) {
         throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
       }
@@ -151,8 +183,9 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
       const at = Date.now();
       await ctx.users.recordSuccessfulLogin(user.id, at);
       await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.success', details: { tokenType: row.token_type } });
-      await ctx.audit.record({ ...eventOf(row, meta), type: 'login.success', details: { method: 'password', secondFactor: row.token_type } });
-      return { redirectTo: await completeLogin(ctx.provider, interaction, user.id, AMR[body.tokenType]) };
+      const first = firstFactorOf(row);
+      await ctx.audit.record({ ...eventOf(row, meta), type: 'login.success', details: { method: first === 'pwd' ? 'password' : first, secondFactor: row.token_type } });
+      return { redirectTo: await completeLogin(ctx.provider, interaction, user.id, amrOf(first, body.tokenType)) };
     },
   };
 }

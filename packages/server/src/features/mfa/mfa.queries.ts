@@ -11,6 +11,7 @@ export interface NewMfaToken {
   interactionUid: string;
   clientId: string;
   tokenType: string;
+  firstFactor: string;
   expiresAt: number;
   at: number;
 }
@@ -34,6 +35,7 @@ export function createMfaQueries(db: Executor) {
           interaction_uid: token.interactionUid,
           client_id: token.clientId,
           token_type: token.tokenType,
+          first_factor: token.firstFactor,
           attempts: 0,
           expires_at: token.expiresAt,
           consumed_at: null,

@@ -23,6 +23,7 @@ import { completeLogin, interactionClientId, loadInteraction, type Interaction }
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createCodeService, type CodeService } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
+import { createMfaLoginService } from '../mfa/mfa-login.service.ts';
 
 interface Guarded {
   flow: FlowClient;
@@ -42,18 +43,15 @@ interface Guarded {
  *   code proves the phone, which is all activation proves. A disabled account answers 1012.
  */
 export function createPasswordlessService(ctx: AppContext, codes: CodeService = createCodeService(ctx)) {
+  const mfaLogin = createMfaLoginService(ctx, codes);
   /**
    * The client (client_id, else the challenge's), the tenant switch, the capability, the phone's
    * format (10 digits or the client's phone policy; 1015), reCAPTCHA, and the challenge (1026).
    */
   async function guard(body: { challenge?: string | undefined; clientId?: string | undefined; phoneNumber: string; recaptchaToken?: string | undefined }, meta: VisitorMeta): Promise<Guarded> {
-    let interaction: Interaction | undefined;
-    let clientId = body.clientId;
-    if (clientId === undefined) {
-      if (body.challenge === undefined) throw new ApiError(ErrorCode.RequiredField, 400, 'client_id', 'client_id is required without a challenge');
-      interaction = await loadInteraction(ctx.provider, body.challenge);
-      clientId = interactionClientId(interaction);
-    }
+    const interaction = body.challenge === undefined ? undefined : await loadInteraction(ctx.provider, body.challenge, meta.browser);
+    const clientId = body.clientId ?? (interaction && interactionClientId(interaction));
+    if (clientId === undefined) throw new ApiError(ErrorCode.RequiredField, 400, 'client_id', 'client_id is required without a challenge');
     const flow = await resolveFlowClient(ctx, clientId);
     requireTenantSwitch(flow, 'passwordlessAuthenticationAllowed');
     requireCapability(flow, 'passwordless:login');
@@ -62,7 +60,6 @@ export function createPasswordlessService(ctx: AppContext, codes: CodeService = 
       throw new ApiError(ErrorCode.PhoneInvalid, 400, 'phone_number', `${body.phoneNumber} has an invalid format`);
     }
     await ctx.recaptcha.verify(flow.client, body.recaptchaToken, meta.ip);
-    if (!interaction && body.challenge !== undefined) interaction = await loadInteraction(ctx.provider, body.challenge);
     if (interaction && interactionClientId(interaction) !== flow.client.id) {
       throw new ApiError(ErrorCode.InvalidField, 400, 'client_id', 'client_id does not match the sign-in request');
     }
@@ -98,7 +95,7 @@ export function createPasswordlessService(ctx: AppContext, codes: CodeService = 
     if (existing) {
       if (existing.status === 'pending') {
         await inTransaction(ctx.db, async (trx) => {
-          if (await createUserQueries(trx).updateIfPending(existing.id, { status: 'active', phone_number_verified: 1, updated_at: now })) {
+          if (await createUserQueries(trx).activateByOtherProof(existing.id, 'phone', 'passwordless', now)) {
             await createAuditQueries(trx).record(
               { type: 'user.activated', tenantId: flow.tenant.id, clientId: flow.client.id, userId: existing.id, ip: meta.ip, userAgent: meta.userAgent, details: { channel: 'sms', method: 'passwordless' } },
               now,
@@ -162,9 +159,11 @@ export function createPasswordlessService(ctx: AppContext, codes: CodeService = 
         throw new ApiError(ErrorCode.RequestExpired, 400, 'code');
       }
       const { user, created } = await accountFor(flow, phone, meta);
+      // No 2-step downgrade: with 2-step on, the code is only the first factor.
+      const step = await mfaLogin.secondStep(user, interaction.uid, flow.client.id, 'passwordless');
       await ctx.users.recordSuccessfulLogin(user.id, Date.now());
-      await ctx.audit.record({ ...event, userId: user.id, type: 'passwordless.success', details: { created } });
-      return { redirectTo: await completeLogin(ctx.provider, interaction, user.id, ['otp']) };
+      await ctx.audit.record({ ...event, userId: user.id, type: 'passwordless.success', details: { created, ...(step ? { secondStep: step.tokenType } : {}) } });
+      return step ?? { redirectTo: await completeLogin(ctx.provider, interaction, user.id, ['otp']) };
     },
   };
 }

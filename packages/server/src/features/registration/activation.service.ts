@@ -16,7 +16,7 @@ import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createUserQueries } from '../users/users.queries.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
 import { resolveFlowClient, type FlowClient } from '../login-flow/flow-client.ts';
-import { completeLogin, interactionClientId, loadInteraction } from '../login-flow/interactions.ts';
+import { completeLogin, interactionClientId, loadInteraction, requireHeldInteraction } from '../login-flow/interactions.ts';
 import { checkUsername, usernameKinds, type VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createCodeService, type CodeService } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
@@ -36,7 +36,7 @@ export function createActivationService(ctx: AppContext, codes: CodeService = cr
    */
   async function signInAfterActivation(flow: FlowClient, user: UserRow, challenge: string, meta: VisitorMeta): Promise<string | undefined> {
     try {
-      const interaction = await loadInteraction(ctx.provider, challenge);
+      const interaction = await loadInteraction(ctx.provider, challenge, meta.browser);
       const clientId = interactionClientId(interaction);
       const signInFlow = await resolveFlowClient(ctx, clientId);
       if (signInFlow.tenant.id !== flow.tenant.id || !signInFlow.tenant.passwordBasedAuthenticationAllowed) return undefined;
@@ -53,6 +53,8 @@ export function createActivationService(ctx: AppContext, codes: CodeService = cr
 
   return {
     async confirm(body: ConfirmBody, meta: VisitorMeta): Promise<ConfirmResponse> {
+      // A challenge this browser did not start is refused before the code is spent (DESIGN.md section 7).
+      if (body.challenge) requireHeldInteraction(meta.browser, body.challenge);
       const flow = await resolveFlowClient(ctx, body.clientId);
       const username = normalizeUsername(body.username);
       await consume(ctx.rateLimits.codeCheckPerIp, meta.ip);

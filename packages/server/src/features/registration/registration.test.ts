@@ -78,10 +78,12 @@ describe('registration and activation', () => {
     expect(tokens.claims()).toMatchObject({ phone_number: '0912345001', phone_number_verified: true, name: 'Bình' });
   });
 
-  it('activates without signing in when the challenge is unknown or belongs to another tenant', async () => {
+  it('refuses a challenge this browser did not start (1026, still pending, code unspent); activates without signing in for another tenant', async () => {
     await register({ username: 'nochallenge@example.com', password: 'secret1', name: 'N' });
     const code = await lastCode(server.ctx, 'nochallenge@example.com');
-    expect(await confirm({ username: 'nochallenge@example.com', code, challenge: 'no-such-challenge' })).toEqual({ status: 200, body: {} });
+    expect(await confirm({ username: 'nochallenge@example.com', code, challenge: 'no-such-challenge' })).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'challenge' } } });
+    expect(await userRow(server.ctx, 'demo', 'nochallenge@example.com')).toMatchObject({ status: 'pending' });
+    expect(await confirm({ username: 'nochallenge@example.com', code })).toEqual({ status: 200, body: {} });
 
     const foreign = await startSignIn(new TestBrowser(), server.url, await authorizationRequest(await relyingParty(server.url, 'strict-app')));
     await register({ username: 'foreign@example.com', password: 'secret1', name: 'F' });

@@ -1,4 +1,4 @@
-import { ErrorCode, type SocialAuthorizer } from '@passgate/contract';
+import { ErrorCode, type RedirectOrMfaStep, type SocialAuthorizer } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
@@ -12,6 +12,7 @@ import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import type { SocialProfile } from './provider-http.ts';
 import { importSocialPicture } from './social-picture.ts';
 import { createSocialQueries } from './social.queries.ts';
+import { createMfaLoginService } from '../mfa/mfa-login.service.ts';
 
 /** The audit fields of a social sign-in step. */
 export interface SocialEvent {
@@ -47,7 +48,10 @@ async function assertCanSignIn(ctx: AppContext, user: UserRow, provider: SocialA
   }
 }
 
-/** Finishes the sign-in of `user` with the provider: audited, `redirectTo` = the provider's resume URL. */
+/**
+ * Finishes the sign-in of `user` with the provider: audited, `redirectTo` = the provider's resume
+ * URL, or the 2-step screen when the account has it on (a social sign-in is one factor).
+ */
 export async function finishSocialSignIn(
   ctx: AppContext,
   interaction: Interaction,
@@ -55,11 +59,12 @@ export async function finishSocialSignIn(
   provider: SocialAuthorizer,
   event: SocialEvent,
   details: Record<string, unknown> = {},
-): Promise<{ redirectTo: string }> {
+): Promise<RedirectOrMfaStep> {
   await assertCanSignIn(ctx, user, provider, event);
   await ctx.users.recordSuccessfulLogin(user.id, Date.now());
-  await ctx.audit.record({ ...event, userId: user.id, type: 'social.login', details: { provider, ...details } });
-  return { redirectTo: await completeLogin(ctx.provider, interaction, user.id, [provider]) };
+  const step = await createMfaLoginService(ctx).secondStep(user, interaction.uid, event.clientId, provider);
+  await ctx.audit.record({ ...event, userId: user.id, type: 'social.login', details: { provider, ...details, ...(step ? { secondStep: step.tokenType } : {}) } });
+  return step ?? { redirectTo: await completeLogin(ctx.provider, interaction, user.id, [provider]) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ErrorCode, type SocialAuthorizer, type SocialLinkBody, type SocialLinkCodeSent, type SocialLinkSendCodeBody } from '@passgate/contract';
+import { ErrorCode, type RedirectOrMfaStep, type SocialAuthorizer, type SocialLinkBody, type SocialLinkCodeSent, type SocialLinkSendCodeBody } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import type { SocialLinkTokenRow, UserRow } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -9,7 +9,7 @@ import { messageLocale } from '../../messaging/templates/templates.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createCodeService, type CodeService, type CodeTarget } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
-import { lockoutAfterFailure } from '../login-flow/lockout.ts';
+import { countFailedPassword } from '../login-flow/lockout.ts';
 import { interactionClientId, loadInteraction, type Interaction } from '../login-flow/interactions.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createUserQueries } from '../users/users.queries.ts';
@@ -46,7 +46,7 @@ export function createSocialLinkService(ctx: AppContext, codes: CodeService = cr
     const now = Date.now();
     if (!row || row.consumed_at !== null || row.expires_at <= now || row.attempts >= LINK_TOKEN_MAX_ATTEMPTS || row.interaction_uid !== body.challenge) throw expired();
     if (body.clientId !== undefined && body.clientId !== row.client_id) throw expired();
-    const interaction = await loadInteraction(ctx.provider, body.challenge);
+    const interaction = await loadInteraction(ctx.provider, body.challenge, meta.browser);
     if (interactionClientId(interaction) !== row.client_id) throw expired();
     const user = await ctx.users.findById(row.user_id);
     // The account lost the address meanwhile: the proof it asked for no longer applies.
@@ -82,9 +82,7 @@ export function createSocialLinkService(ctx: AppContext, codes: CodeService = cr
       throw new ApiError(ErrorCode.WrongCredentials, 401, 'password');
     }
     if (!(await verifySecret(user.password_hash, password))) {
-      const failures = user.failed_login_count + 1;
-      const lockedUntil = lockoutAfterFailure(failures, ctx.config.rateLimit.lockoutAfterFailures, now);
-      await ctx.users.recordFailedLogin(user.id, failures, lockedUntil, now);
+      const { failures, lockedUntil } = await countFailedPassword(ctx, user.id, now);
       await failure(link, 'wrong_password', { failures });
       if (lockedUntil) await ctx.audit.record({ ...link.event, userId: user.id, type: 'login.locked', details: { lockedUntil, failures } });
       throw new ApiError(ErrorCode.WrongCredentials, 401, 'password');
@@ -126,7 +124,7 @@ export function createSocialLinkService(ctx: AppContext, codes: CodeService = cr
       return { channel: 'email', destination: maskEmail(user.email), resendAfter: RESEND_COOLDOWN_SECONDS };
     },
 
-    async link(body: SocialLinkBody, meta: VisitorMeta): Promise<{ redirectTo: string }> {
+    async link(body: SocialLinkBody, meta: VisitorMeta): Promise<RedirectOrMfaStep> {
       if (body.password !== undefined && body.code !== undefined) throw new ApiError(ErrorCode.InvalidField, 400, 'code', 'Send either password or code, not both');
       if (body.password === undefined && body.code === undefined) throw new ApiError(ErrorCode.RequiredField, 400, 'password', 'password or code is required');
       const link = await open(body, meta);
@@ -150,8 +148,8 @@ export function createSocialLinkService(ctx: AppContext, codes: CodeService = cr
           if (!(await createSocialQueries(trx).consume(row.id, now))) throw expired();
           if (codeId && !(await codes.consume(codeId, trx))) throw new ApiError(ErrorCode.RequestExpired, 400, 'code');
           await createSocialQueries(trx).insertIdentity({ tenantId: row.tenant_id, provider: row.provider, subject: row.subject, userId: user.id, email: row.email }, now);
-          // The code proved the address, which is all activation proves.
-          if (codeId && user.status === 'pending' && (await createUserQueries(trx).updateIfPending(user.id, { status: 'active', email_verified: 1, updated_at: now }))) {
+          // The code proved the address; the registrant's password and profile are not the owner's.
+          if (codeId && user.status === 'pending' && (await createUserQueries(trx).activateByOtherProof(user.id, 'email', row.provider, now))) {
             await createAuditQueries(trx).record({ ...link.event, userId: user.id, type: 'user.activated', details: { channel: 'email', method: `social_link:${row.provider}` } }, now);
           }
           await createAuditQueries(trx).record({ ...link.event, userId: user.id, type: 'social.linked', details: { provider: row.provider, method } }, now);

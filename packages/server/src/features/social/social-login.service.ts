@@ -32,8 +32,8 @@ export const linkTokenHash = (ctx: Pick<AppContext, 'keys'>, token: string): str
 export function createSocialLoginService(ctx: AppContext) {
   const deps = (baseUrl: string) => ({ baseUrl, log: ctx.log });
 
-  async function guard(body: SocialLoginBody): Promise<{ flow: FlowClient; interaction: Interaction }> {
-    const interaction = await loadInteraction(ctx.provider, body.challenge);
+  async function guard(body: SocialLoginBody, meta: VisitorMeta): Promise<{ flow: FlowClient; interaction: Interaction }> {
+    const interaction = await loadInteraction(ctx.provider, body.challenge, meta.browser);
     const flow = await resolveFlowClient(ctx, body.clientId ?? interactionClientId(interaction));
     requireCapability(flow, `social:${body.authorizer}:login`);
     const appId = body.authorizer === 'google' ? flow.client.googleAppId : flow.client.facebookAppId;
@@ -106,7 +106,7 @@ export function createSocialLoginService(ctx: AppContext) {
 
   return {
     async login(body: SocialLoginBody, meta: VisitorMeta): Promise<SocialLoginResponse> {
-      const { flow, interaction } = await guard(body);
+      const { flow, interaction } = await guard(body, meta);
       // Every call costs the provider a round trip: the same per-address budget as password sign-in.
       await consume(ctx.rateLimits.loginPerIp, meta.ip);
       let profile: SocialProfile;

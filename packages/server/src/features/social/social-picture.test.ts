@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishSignIn, oidc } from '../../../test/relying-party.ts';
@@ -17,6 +18,29 @@ async function photo(width: number, height: number, format: 'png' | 'jpeg'): Pro
     .toBuffer();
 }
 
+/**
+ * A service inside the network that a picture URL aims at (bound to this machine, on IPv6 too where
+ * there is IPv6). It counts TCP connections: zero means nothing of the request reached it, whatever
+ * the protocol.
+ */
+async function startInternalService(): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
+  let connections = 0;
+  const server: Server = createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => {
+    server.once('error', () => server.listen(0, '127.0.0.1', resolve));
+    server.listen(0, '::', resolve);
+  });
+  return { port: (server.address() as AddressInfo).port, connections: () => connections, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** The warning of an import that did not happen, from the server's log. */
+function importWarning(server: TestServer): Record<string, unknown> | undefined {
+  return server.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'the profile picture of the new social account was not imported');
+}
+
 /** The provider's picture imported as the avatar of an account created by a Google or Facebook sign-in, over real HTTP. */
 describe('the profile picture of a new social account', () => {
   let testbed: SocialTestbed;
@@ -26,7 +50,8 @@ describe('the profile picture of a new social account', () => {
   let hugePng: Buffer;
 
   beforeAll(async () => {
-    testbed = await startSocialTestbed({}, { captureLogs: true });
+    // The fake's pictures are on 127.0.0.1, an internal address: let that host (only) through.
+    testbed = await startSocialTestbed({ OUTGOING_ALLOW_PRIVATE_HOSTS: '127.0.0.1' }, { captureLogs: true });
     ({ server, fake } = testbed);
     hugePng = await sharp(randomBytes(1500 * 1500 * 3), { raw: { width: 1500, height: 1500, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
   });
@@ -130,6 +155,32 @@ describe('the profile picture of a new social account', () => {
     expect(pictureRequests('elsewhere.png')).toEqual([]);
   });
 
+  it('a picture CDN (an allowed host here) that redirects inside is refused at that hop: nothing reaches the internal service, no avatar', async () => {
+    const internal = await startInternalService();
+    try {
+      const targets: [string, string][] = [
+        ['metadata', 'https://169.254.169.254/latest/meta-data/iam/security-credentials/'],
+        ['private', 'https://10.0.0.1/avatar.png'],
+        ['ipv6-loopback', `https://[::1]:${internal.port}/avatar.png`],
+        // A name: refused by the lookup of the hop's own connection.
+        ['localhost', `https://localhost:${internal.port}/avatar.png`],
+      ];
+      for (const [name, target] of targets) {
+        server.logs.length = 0;
+        fake.pictures.set(`cdn-${name}`, { redirectTo: target });
+        fake.google.set(`g-cdn-${name}`, { appId: GOOGLE_APP, sub: `g-pic-cdn-${name}`, email: `cdn-${name}@example.com`, picture: fake.pictureUrl(`cdn-${name}`) });
+        const { user, claims } = await signIn('google', `g-cdn-${name}`, `cdn-${name}@example.com`);
+        expect({ name, avatar: user.avatar_key, picture: claims.picture, rows: await avatarRows(user.id) }).toEqual({ name, avatar: null, picture: undefined, rows: [] });
+        // The first hop was asked, the redirect's target was not.
+        expect(pictureRequests(`cdn-${name}`)).toHaveLength(1);
+        expect(importWarning(server)).toMatchObject({ reason: 'internal_address', picture: fake.pictureUrl(`cdn-${name}`) });
+      }
+      expect(internal.connections()).toBe(0);
+    } finally {
+      await internal.close();
+    }
+  });
+
   it('gives up on a picture that does not arrive within 5 s; the sign-in still succeeds', async () => {
     fake.pictures.set('slow.jpg', { contentType: 'image/jpeg', body: await photo(100, 100, 'jpeg'), hang: true });
     fake.google.set('g-slow', { appId: GOOGLE_APP, sub: 'g-pic-slow', email: 'slow.pic@example.com', picture: fake.pictureUrl('slow.jpg') });
@@ -153,5 +204,57 @@ describe('the profile picture of a new social account', () => {
     expect((await finishSignIn(start.browser, server.url, start.rp, start.auth, linked.body.redirectTo)).claims()).toMatchObject({ sub: userId });
     expect((await userById(server.ctx, userId))!.avatar_key).toBeNull();
     expect(pictureRequests('ivy.png')).toEqual([]);
+  });
+});
+
+/** A provider answer whose picture URL points inside, with no allowance configured (as in production). */
+describe('a profile picture URL that points inside the network', () => {
+  let testbed: SocialTestbed;
+  let server: TestServer;
+  let fake: FakeSocialProviders;
+  let internal: Awaited<ReturnType<typeof startInternalService>>;
+
+  beforeAll(async () => {
+    testbed = await startSocialTestbed({}, { captureLogs: true });
+    ({ server, fake } = testbed);
+    internal = await startInternalService();
+  });
+  afterAll(async () => {
+    await internal?.close();
+    await testbed?.close();
+  });
+
+  it('is never fetched: the account is created without an avatar and nothing reaches the internal address', async () => {
+    const png = await photo(64, 64, 'png');
+    fake.pictures.set('inside.png', { body: png });
+    const port = internal.port;
+    const targets: [string, string][] = [
+      // The fake provider's own origin (http allowed, as in the tests above): only the address stops it.
+      ['fake-origin', fake.pictureUrl('inside.png')],
+      ['loopback', `https://127.0.0.1:${port}/avatar.png`],
+      ['decimal-loopback', `https://2130706433:${port}/avatar.png`],
+      ['localhost', `https://localhost:${port}/avatar.png`],
+      ['ipv6-loopback', `https://[::1]:${port}/avatar.png`],
+      ['mapped-loopback', `https://[::ffff:127.0.0.1]:${port}/avatar.png`],
+      ['unspecified', `https://0.0.0.0:${port}/avatar.png`],
+      ['metadata', 'https://169.254.169.254/latest/meta-data/iam/security-credentials/'],
+      ['private', 'https://10.0.0.1/avatar.png'],
+      ['cgnat', 'https://100.64.0.1/avatar.png'],
+    ];
+    for (const [name, target] of targets) {
+      server.logs.length = 0;
+      const email = `inside-${name}@example.com`;
+      fake.google.set(`g-inside-${name}`, { appId: GOOGLE_APP, sub: `g-inside-${name}`, email, picture: target });
+      const start = await begin(server);
+      const answer = await socialLogin(server, loginBody('google', start.challenge, `g-inside-${name}`));
+      expect({ name, answer }).toEqual({ name, answer: { status: 200, body: { redirectTo: expect.any(String) } } });
+      const claims = (await finishSignIn(start.browser, server.url, start.rp, start.auth, answer.body.redirectTo)).claims()!;
+      const [user] = await usersWithEmail(server, email);
+      expect({ name, created: user?.status, avatar: user?.avatar_key, picture: claims.picture }).toEqual({ name, created: 'active', avatar: null, picture: undefined });
+      expect(await server.ctx.db.selectFrom('avatars').select('key').where('user_id', '=', user!.id).execute()).toEqual([]);
+      expect({ name, warning: importWarning(server) }).toMatchObject({ name, warning: { level: 40, provider: 'google', reason: 'internal_address' } });
+    }
+    expect(fake.requests.filter((r) => r.path.startsWith('/pictures/'))).toEqual([]);
+    expect(internal.connections()).toBe(0);
   });
 });

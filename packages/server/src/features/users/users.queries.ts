@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewUserRow, UserRow, UserUpdate } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 
@@ -24,6 +24,7 @@ const EMPTY_USER = {
   totp_secret_enc: null,
   failed_login_count: 0,
   locked_until: null,
+  last_failed_login_at: null,
 } satisfies Partial<NewUserRow>;
 
 export function createUserQueries(db: Executor) {
@@ -52,6 +53,37 @@ export function createUserQueries(db: Executor) {
       const result = await db.updateTable('users').set(changes).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
+    /**
+     * Activates a pending account by a proof other than its own activation code (a passwordless
+     * SMS code, a code to the e-mail at social linking). Whoever registered it proved nothing, and
+     * may not be the owner (a pre-account hijack): their password, its history and the profile they
+     * typed are dropped; the account keeps only the proven address and the method that proved it.
+     * False when it is no longer pending. Run it in the caller's transaction.
+     */
+    async activateByOtherProof(id: string, proven: 'email' | 'phone', method: string, at: number): Promise<boolean> {
+      const activated = await db
+        .updateTable('users')
+        .set({
+          status: 'active',
+          ...(proven === 'email' ? { email_verified: 1 } : { phone_number_verified: 1 }),
+          password_hash: null,
+          password_changed_at: null,
+          name: null,
+          birthday: null,
+          gender: null,
+          registration_method: method,
+          failed_login_count: 0,
+          locked_until: null,
+          last_failed_login_at: null,
+          updated_at: at,
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(activated.numUpdatedRows) !== 1) return false;
+      await db.deleteFrom('password_history').where('user_id', '=', id).execute();
+      return true;
+    },
     async clearPasswordHistory(userId: string): Promise<void> {
       await db.deleteFrom('password_history').where('user_id', '=', userId).execute();
     },
@@ -70,8 +102,36 @@ export function createUserQueries(db: Executor) {
         .execute();
       return rows.map((r) => r.password_hash);
     },
-    async recordFailedLogin(id: string, failedCount: number, lockedUntil: number | null, at: number): Promise<void> {
-      await db.updateTable('users').set({ failed_login_count: failedCount, locked_until: lockedUntil, updated_at: at }).where('id', '=', id).execute();
+    /**
+     * Counts one more wrong password in the database itself, so requests that arrive at once each
+     * count, and answers the new count. A run whose last failure came before `forgetBefore` starts
+     * again at 1; a count from before failures were timed (null) compares as unknown and goes on.
+     */
+    async recordFailedLogin(id: string, at: number, forgetBefore: number): Promise<number> {
+      const row = await db
+        .updateTable('users')
+        .set({
+          failed_login_count: sql<number>`case when last_failed_login_at < ${forgetBefore} then 1 else failed_login_count + 1 end`,
+          last_failed_login_at: at,
+          updated_at: at,
+        })
+        .where('id', '=', id)
+        .returning('failed_login_count')
+        .executeTakeFirst();
+      return row?.failed_login_count ?? 0;
+    },
+    /**
+     * Locks the account until `lockedUntil`, unless a concurrent failure already locked it for
+     * longer or a sign-in since reset the count below the one this lock was decided from.
+     */
+    async extendLock(id: string, lockedUntil: number, failures: number): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ locked_until: lockedUntil })
+        .where('id', '=', id)
+        .where('failed_login_count', '>=', failures)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', lockedUntil)]))
+        .execute();
     },
     async recordSuccessfulLogin(id: string, at: number): Promise<void> {
       await db.updateTable('users').set({ failed_login_count: 0, locked_until: null, updated_at: at }).where('id', '=', id).execute();

@@ -19,7 +19,8 @@ import { ApiError } from '../../plugins/errors.ts';
 import { consume } from '../../plugins/rate-limits.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
 import { requireCapability, requireTenantSwitch, resolveFlowClient, type FlowClient } from '../login-flow/flow-client.ts';
-import { completeLogin, interactionClientId, loadInteraction, type Interaction } from '../login-flow/interactions.ts';
+import { completeLogin, interactionClientId, loadInteraction, loadInteractionForSecondDevice, requireHeldInteraction, type Interaction } from '../login-flow/interactions.ts';
+import type { BrowserHold } from '../../plugins/browser-binding.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createWebauthnQueries } from './webauthn.queries.ts';
 import { DEFAULT_TTLS, challengeHash, maskDestination, newWebauthnChallenge, redirectKeyHash, refusalReason, relyingPartyOf, type WebauthnTtls } from './webauthn-rp.ts';
@@ -55,9 +56,10 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
     return flow;
   }
 
-  async function interactionOf(uid: string): Promise<Interaction> {
+  /** The sign-in request: held by this browser (`browser`), or, for the approving second device, only open. */
+  async function interactionOf(uid: string, browser?: BrowserHold): Promise<Interaction> {
     try {
-      return await loadInteraction(ctx.provider, uid);
+      return await (browser ? loadInteraction(ctx.provider, uid, browser) : loadInteractionForSecondDevice(ctx.provider, uid));
     } catch (error) {
       if (error instanceof ApiError) throw expired('oauth_challenge');
       throw error;
@@ -97,7 +99,7 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
     async start(body: GetChallengeBody, meta: VisitorMeta): Promise<DeviceLoginChallengeResponse> {
       if (!body.oauthChallenge) throw new ApiError(ErrorCode.RequiredField, 400, 'oauth_challenge');
       if (!body.username) throw new ApiError(ErrorCode.RequiredField, 400, 'username');
-      const interaction = await interactionOf(body.oauthChallenge);
+      const interaction = await interactionOf(body.oauthChallenge, meta.browser);
       const clientId = interactionClientId(interaction);
       if (body.clientId !== undefined && body.clientId !== clientId) throw new ApiError(ErrorCode.InvalidField, 400, 'client_id', 'client_id does not match the sign-in request');
       const flow = await flowOf(clientId);
@@ -217,11 +219,13 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
 
     /** POST /api/v2/device-login/poll: 409/1200 while pending; once approved, finishes the first device's sign-in (once). */
     async poll(body: DeviceLoginPollBody, meta: VisitorMeta): Promise<DeviceLoginPollResponse> {
+      // Only the browser that started the sign-in collects it, and learns nothing before that.
+      requireHeldInteraction(meta.browser, body.oauthChallenge);
       const row = await requestOf(body.challenge, body.oauthChallenge);
       if (!row.redirect_key_hash || !ctx.keys.hmacEquals('webauthn-redirect-key', body.redirectUrlKey, row.redirect_key_hash)) throw expired();
       if (row.state === 'pending') throw new ApiError(ErrorCode.Pending, 409);
       if (row.state !== 'approved') throw expired();
-      const interaction = await interactionOf(body.oauthChallenge);
+      const interaction = await interactionOf(body.oauthChallenge, meta.browser);
       await flowOf(row.client_id);
       const user = await ctx.users.findById(row.user_id);
       if (!user) throw expired();

@@ -176,7 +176,7 @@ describe('sign in with a device', () => {
     const { authenticator } = await accountWithDevice(server.ctx, server.url, 'login-5b@example.com');
     const shortLived = createDeviceLoginService(server.ctx, { ttls: { deviceLoginMs: 100 } });
     const flow = await begin();
-    const answer = await shortLived.start({ challengeType: 'AUTHN_WEBAUTHN', oauthChallenge: flow.challenge, username: 'login-5b@example.com' }, { ip: '10.1.1.1', userAgent: undefined, locale: 'vi' });
+    const answer = await shortLived.start({ challengeType: 'AUTHN_WEBAUTHN', oauthChallenge: flow.challenge, username: 'login-5b@example.com' }, { ip: '10.1.1.1', userAgent: undefined, locale: 'vi', browser: { interactionUid: flow.challenge, sessionId: undefined } });
     await new Promise((done) => setTimeout(done, 150));
     const expired = { status: 400, body: { error: { code: 1026, field: 'challenge' } } };
     expect(await resolve({ challenge: answer.challenge, oauth_challenge: flow.challenge, publickey_credential: authenticator.assert(answer.challengeRequest.publickeyCredentialRequestOptions) })).toMatchObject(expired);

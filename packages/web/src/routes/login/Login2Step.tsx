@@ -28,7 +28,8 @@ export default function Login2Step() {
   const intro =
     state.tokenType === 'totp'
       ? t('login2Step.totpInstructions', { count: OTP_LENGTH })
-      : t(state.tokenType === 'sms' ? 'login2Step.smsInstructions' : 'login2Step.emailInstructions', { count: OTP_LENGTH, username: state.username });
+      : // After Google or Facebook the screen knows no username: it says 'your' phone or e-mail.
+        t(`login2Step.${state.tokenType === 'sms' ? 'sms' : 'email'}Instructions${state.username ? '' : 'Yours'}`, { count: OTP_LENGTH, username: state.username });
   return (
     <ClientFlowPage title={t('login2Step.documentTitle')} heading={t('login2Step.heading')} intro={intro}>
       {(info) => <SecondStepForm info={info} state={state} />}

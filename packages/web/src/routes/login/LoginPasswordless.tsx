@@ -10,7 +10,6 @@ import { passwordlessApi } from '../../api/second-step.ts';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Notice } from '../../components/Notice.tsx';
-import { browser } from '../../lib/browser.ts';
 import { recaptchaToken } from '../../lib/recaptcha.ts';
 import { BackToLogin } from '../flow/BackToLogin.tsx';
 import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
@@ -22,6 +21,7 @@ import { RecaptchaNotice } from '../flow/RecaptchaNotice.tsx';
 import { ResendButton } from '../flow/ResendButton.tsx';
 import { UsernameField } from '../flow/UsernameField.tsx';
 import { codeProblem } from './second-step.ts';
+import { useAfterFirstFactor } from './use-after-first-factor.ts';
 
 /** /login/passwordless?challenge=…: a phone number, then the SMS code (SPEC.md sections 2 and 4). */
 export default function LoginPasswordless() {
@@ -38,6 +38,7 @@ type Outcome = { kind: 'failed'; error: unknown; attempt: number } | { kind: 'se
 function PasswordlessForm({ info }: { info: LoginRequestInfo }) {
   const { t } = useTranslation();
   const client = info.client;
+  const afterFirstFactor = useAfterFirstFactor(info.challenge);
   const [step, setStep] = useState<'phone' | 'code'>('phone');
   const [phone, setPhone] = useState('');
   const [phoneProblem, setPhoneProblem] = useState<FlowProblem | undefined>();
@@ -89,14 +90,14 @@ function PasswordlessForm({ info }: { info: LoginRequestInfo }) {
     setBusy(true);
     setOutcome(null);
     try {
-      const { redirectTo } = await passwordlessApi.login({
+      const answer = await passwordlessApi.login({
         challenge: info.challenge,
         phoneNumber: phone,
         code,
         clientId: client.clientId,
         recaptchaToken: await recaptchaToken(client.recaptchaConfiguration, 'passwordless_login'),
       });
-      browser.assign(redirectTo);
+      afterFirstFactor(answer, phone);
     } catch (error) {
       fail(error);
       if (error instanceof ApiError && (error.code === 1043 || error.code === 1040)) setCodeError(t(`errors.${error.code}`));

@@ -10,9 +10,9 @@ import { socialApi } from '../../api/social.ts';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
 import { Notice } from '../../components/Notice.tsx';
-import { browser } from '../../lib/browser.ts';
 import { SocialSdkError } from '../../lib/social/sdk.ts';
 import { flowHref } from './login-options.ts';
+import { useAfterFirstFactor } from './use-after-first-factor.ts';
 import type { SocialLinkState } from './social-link-state.ts';
 import { useSocialSdk } from './use-social-sdk.ts';
 
@@ -39,6 +39,7 @@ interface Props {
 export function SocialButtons({ info, google, facebook, onStarted, disabled = false, describedBy }: Props) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const afterFirstFactor = useAfterFirstFactor(info.challenge);
   const [busy, setBusy] = useState<SocialAuthorizer | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const attempts = useRef(0);
@@ -59,9 +60,9 @@ export function SocialButtons({ info, google, facebook, onStarted, disabled = fa
     setBusy(authorizer);
     try {
       const answer = await socialApi.login({ authorizer, appId, challenge: info.challenge, accessToken, clientId: client.clientId });
-      if ('redirectTo' in answer) {
-        // Stay disabled while the browser leaves for the relying party.
-        browser.assign(answer.redirectTo);
+      if (!('linkRequired' in answer)) {
+        // Stay disabled while the browser leaves for the relying party or the 2-step screen.
+        afterFirstFactor(answer, '');
         return;
       }
       const state: SocialLinkState = { linkToken: answer.linkToken, email: answer.email, authorizer, methods: answer.methods };

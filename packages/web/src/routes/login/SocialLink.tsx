@@ -9,7 +9,6 @@ import { socialApi } from '../../api/social.ts';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { PasswordField } from '../../components/PasswordField.tsx';
-import { browser } from '../../lib/browser.ts';
 import { BackToLogin } from '../flow/BackToLogin.tsx';
 import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
 import { CodeField } from '../flow/CodeField.tsx';
@@ -18,6 +17,7 @@ import { flowErrorText } from '../flow/flow-validation.ts';
 import { ResendButton } from '../flow/ResendButton.tsx';
 import { OrSeparator } from './LoginCard.tsx';
 import { flowHref } from './login-options.ts';
+import { useAfterFirstFactor } from './use-after-first-factor.ts';
 import { codeProblem } from './second-step.ts';
 import { readSocialLinkState, type SocialLinkState } from './social-link-state.ts';
 
@@ -59,14 +59,14 @@ function LinkForms({ info, state }: { info: LoginRequestInfo; state: SocialLinkS
   const attempts = useRef(0);
   const fail = (error: unknown) => setOutcome({ kind: 'failed', error, attempt: ++attempts.current });
   const linkBase = { challenge: info.challenge, linkToken: state.linkToken, clientId: info.client.clientId };
+  const afterFirstFactor = useAfterFirstFactor(info.challenge);
 
   /** Links with the password or the code; success signs in, so the browser goes on to the relying party. */
   const link = async (proof: { password: string } | { code: string }) => {
     setBusy(true);
     setOutcome(null);
     try {
-      const { redirectTo } = await socialApi.link({ ...linkBase, ...proof });
-      browser.assign(redirectTo);
+      afterFirstFactor(await socialApi.link({ ...linkBase, ...proof }), state.email);
     } catch (error) {
       fail(error);
       // A wrong password or code is said at its field too, which takes the focus for a new try.

@@ -1,0 +1,76 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { TestBrowser } from '../../test/browser.ts';
+import { authorizationRequest, relyingParty } from '../../test/relying-party.ts';
+
+/** Where the server really listens (its PUBLIC_URL may be a name only a proxy answers to). */
+const listening = (server: TestServer) => `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+
+describe('the provider answers for PUBLIC_URL only, whatever the request headers say', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { TRUST_PROXY: '1' } });
+  });
+  afterAll(() => server?.close());
+
+  const spoofed = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', host: 'evil.example' };
+
+  it('discovery names the issuer and endpoints under PUBLIC_URL/oidc, not a forwarded host', async () => {
+    const response = await fetch(`${server.url}/oidc/.well-known/openid-configuration`, { headers: spoofed });
+    const discovery = (await response.json()) as Record<string, string>;
+    expect(discovery.issuer).toBe(`${server.url}/oidc`);
+    for (const key of ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint', 'jwks_uri', 'end_session_endpoint']) {
+      expect(discovery[key]?.startsWith(`${server.url}/oidc/`)).toBe(true);
+    }
+  });
+
+  it('redirectTo is the resume URL under the issuer even when the request was started with a forged host', async () => {
+    const rp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+    const auth = await authorizationRequest(rp);
+    const browser = new TestBrowser();
+    const started = await browser.fetch(auth.url, { headers: spoofed });
+    const login = new URL(started.headers.get('location') ?? '', server.url);
+    expect(login.origin).toBe(server.url);
+    const challenge = login.searchParams.get('challenge') as string;
+    // The stored interaction itself points at PUBLIC_URL as well.
+    expect((await server.ctx.provider.Interaction.find(challenge))?.returnTo).toBe(`${server.url}/oidc/auth/${challenge}`);
+
+    const answer = await browser.fetch(`${server.url}/api/v1/users/login`, {
+      method: 'POST',
+      headers: { ...spoofed, 'content-type': 'application/json' },
+      body: JSON.stringify({ challenge, username: 'demo@example.com', password: 'Passw0rd!' }),
+    });
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { redirectTo: string }).redirectTo).toBe(`${server.url}/oidc/auth/${challenge}`);
+  });
+});
+
+describe('an https PUBLIC_URL behind a proxy that sends no X-Forwarded-Proto', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { TRUST_PROXY: '1', PUBLIC_URL: 'https://id.example.test' } });
+  });
+  afterAll(() => server?.close());
+
+  it('starts a sign-in (no 500) with Secure cookies and links on the public https URL', async () => {
+    // The seeded demo-app's redirect URI follows PUBLIC_URL.
+    const params = new URLSearchParams({
+      client_id: 'demo-app',
+      response_type: 'code',
+      scope: 'openid',
+      redirect_uri: 'https://id.example.test/demo/callback',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    const browser = new TestBrowser();
+    const response = await browser.fetch(`${listening(server)}/oidc/auth?${params.toString()}`, { headers: { 'x-forwarded-for': '203.0.113.7' } });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toMatch(/^https:\/\/id\.example\.test\/login\?challenge=/);
+    const cookies = response.headers.getSetCookie();
+    expect(cookies.some((line) => line.startsWith('_interaction=') && /;\s*secure/i.test(line) && /path=\/(;|$)/i.test(line))).toBe(true);
+
+    const discovery = (await (await fetch(`${listening(server)}/oidc/.well-known/openid-configuration`)).json()) as { issuer: string };
+    expect(discovery.issuer).toBe('https://id.example.test/oidc');
+  });
+});

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type Provider from 'oidc-provider';
+
+/**
+ * What the calling browser proves it holds: the provider's signed interaction cookie (set when the
+ * browser itself started the authorization request) and its signed session cookie. Knowing a
+ * challenge (it is in a /login URL anyone can be sent) proves nothing; holding the cookie does.
+ * Both are read once per API request, here, and every login-flow call compares against them.
+ */
+export interface BrowserHold {
+  /** The uid of the interaction this browser started, from the `_interaction` cookie (signature checked). */
+  interactionUid: string | undefined;
+  /** The provider session id of this browser, from the `_session` cookie (signature checked). */
+  sessionId: string | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    browser: BrowserHold;
+  }
+}
+
+const NOTHING_HELD: BrowserHold = Object.freeze({ interactionUid: undefined, sessionId: undefined });
+
+export function registerBrowserBinding(app: FastifyInstance, provider: Provider): void {
+  app.decorateRequest('browser', null as unknown as BrowserHold);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/') || !request.headers.cookie) {
+      request.browser = NOTHING_HELD;
+      return;
+    }
+    // The provider's own cookie jar (its keys, its signature scheme), so nothing here can drift from it.
+    const cookies = provider.createContext(request.raw, reply.raw).cookies;
+    const read = (name: string) => cookies.get(provider.cookieName(name), { signed: true }) || undefined;
+    request.browser = { interactionUid: read('interaction'), sessionId: read('session') };
+  });
+}
