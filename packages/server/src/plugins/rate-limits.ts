@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ErrorCode, errorMessages } from '@passgate/contract';
 import type { Config } from '../config.ts';
+import type { ServerKeys } from '../lib/server-keys.ts';
 import { ApiError } from './errors.ts';
 
 /**
@@ -38,6 +39,14 @@ export function createRateLimits(config: Config, redis: Redis | undefined): Rate
     codeSendPerIp: limiter(redis, 'code-send-ip', config.rateLimit.codeSendsPerIpPerHour, 3600),
     codeCheckPerIp: limiter(redis, 'code-check-ip', 100, 15 * 60),
   };
+}
+
+/**
+ * The key of a per-account budget: a keyed hash, since what is typed as a username is sometimes a
+ * password, and budgets may live in Redis.
+ */
+export function accountBudgetKey(keys: ServerKeys, ...parts: string[]): string {
+  return keys.hmac('rate-limit-account', parts.join('\u0000'));
 }
 
 /** Spends one point of `key`'s budget; over budget answers 429 with the 'too many requests' code. */

@@ -11,7 +11,7 @@ import {
 } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../plugins/errors.ts';
-import { consume } from '../../plugins/rate-limits.ts';
+import { accountBudgetKey, consume } from '../../plugins/rate-limits.ts';
 import { dummySecretHash, verifySecret } from '../../lib/passwords.ts';
 import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts';
 import { resolveFlowClient } from './flow-client.ts';
@@ -87,7 +87,7 @@ export function createLoginFlowService(ctx: AppContext) {
       }
 
       await consume(rateLimits.loginPerIp, meta.ip);
-      await consume(rateLimits.loginPerAccount, `${tenant.id}:${username}`);
+      await consume(rateLimits.loginPerAccount, accountBudgetKey(ctx.keys, tenant.id, username));
 
       const event = { tenantId: tenant.id, clientId, ip: meta.ip, userAgent: meta.userAgent };
       const user = await users.findByUsername(tenant.id, username);

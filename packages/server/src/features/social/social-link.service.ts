@@ -4,7 +4,7 @@ import type { SocialLinkTokenRow, UserRow } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { dummySecretHash, verifySecret } from '../../lib/passwords.ts';
 import { ApiError } from '../../plugins/errors.ts';
-import { consume, RESEND_COOLDOWN_SECONDS } from '../../plugins/rate-limits.ts';
+import { accountBudgetKey, consume, RESEND_COOLDOWN_SECONDS } from '../../plugins/rate-limits.ts';
 import { messageLocale } from '../../messaging/templates/templates.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createCodeService, type CodeService, type CodeTarget } from '../codes/codes.service.ts';
@@ -68,7 +68,7 @@ export function createSocialLinkService(ctx: AppContext, codes: CodeService = cr
   async function checkPassword(link: OpenLink, password: string, meta: VisitorMeta): Promise<void> {
     const { user } = link;
     await consume(ctx.rateLimits.loginPerIp, meta.ip);
-    await consume(ctx.rateLimits.loginPerAccount, `${user.tenant_id}:${user.email}`);
+    await consume(ctx.rateLimits.loginPerAccount, accountBudgetKey(ctx.keys, user.tenant_id, user.email));
     const now = Date.now();
     if (user.locked_until && user.locked_until > now) {
       await ctx.audit.record({ ...link.event, userId: user.id, type: 'login.locked', details: { lockedUntil: user.locked_until } });

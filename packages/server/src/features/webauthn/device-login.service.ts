@@ -16,7 +16,7 @@ import type { UserRow, WebauthnChallengeRow, WebauthnCredentialRow } from '../..
 import { randomToken } from '../../lib/ids.ts';
 import { parseJson } from '../../lib/json.ts';
 import { ApiError } from '../../plugins/errors.ts';
-import { consume } from '../../plugins/rate-limits.ts';
+import { accountBudgetKey, consume } from '../../plugins/rate-limits.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
 import { requireCapability, requireTenantSwitch, resolveFlowClient, type FlowClient } from '../login-flow/flow-client.ts';
 import { completeLogin, interactionClientId, loadInteraction, loadInteractionForSecondDevice, requireHeldInteraction, type Interaction } from '../login-flow/interactions.ts';
@@ -108,7 +108,7 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
         throw new ApiError(ErrorCode.UsernameInvalid, 400, 'username', `${body.username} has an invalid format`);
       }
       await consume(ctx.rateLimits.loginPerIp, meta.ip);
-      await consume(ctx.rateLimits.loginPerAccount, `webauthn:${flow.tenant.id}:${username}`);
+      await consume(ctx.rateLimits.loginPerAccount, accountBudgetKey(ctx.keys, 'webauthn', flow.tenant.id, username));
 
       const user = await ctx.users.findByUsername(flow.tenant.id, username);
       const devices = user ? await activeDevices(user.id) : [];
