@@ -4,7 +4,7 @@ import { authorizationRequest, finishSignIn, relyingParty, startSignIn } from '.
 import { createAccount, userById } from '../../../test/account.ts';
 import { auditTypes, lastCode, messageCount } from '../../../test/visitor.ts';
 import { accountWithDevice } from '../../../test/webauthn.ts';
-import { GOOGLE_APP, startSocialTestbed, type SocialTestbed } from '../social/social-test-setup.ts';
+import { begin, expectNotSignedIn, GOOGLE_APP, startSocialTestbed, type SocialTestbed } from '../social/social-test-setup.ts';
 
 /**
  * Login CSRF / authorization-request hijack: an attacker starts a sign-in in their own browser and
@@ -23,14 +23,11 @@ describe('a sign-in request finishes only in the browser that started it', () =>
 
   /** The attacker's own sign-in request at `clientId`: their browser holds it; the victim gets only the challenge. */
   async function attackerRequest(clientId = 'demo-app') {
-    const rp = await relyingParty(url(), clientId, clientId === 'demo-app' ? 'demo-secret' : undefined);
-    const auth = await authorizationRequest(rp);
-    const owner = new TestBrowser();
-    const challenge = await startSignIn(owner, url(), auth);
+    const { rp, auth, browser: owner, challenge } = await begin(bed.server, clientId);
     return { rp, auth, owner, challenge };
   }
 
-  const noResult = async (challenge: string) => expect((await bed.server.ctx.provider.Interaction.find(challenge))?.result).toBeUndefined();
+  const noResult = (challenge: string) => expectNotSignedIn(bed.server, challenge);
 
   beforeAll(async () => {
     bed = await startSocialTestbed({ LOGIN_RATE_LIMIT_PER_IP: '1000' });

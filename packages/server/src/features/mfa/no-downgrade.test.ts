@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
-import { TestBrowser } from '../../../test/browser.ts';
-import { authorizationRequest, finishSignIn, relyingParty, startSignIn } from '../../../test/relying-party.ts';
+import { finishSignIn } from '../../../test/relying-party.ts';
 import { createAccount } from '../../../test/account.ts';
 import { lastCode } from '../../../test/visitor.ts';
 import { accountWithDevice } from '../../../test/webauthn.ts';
-import { begin, GOOGLE_APP, startSocialTestbed, type SocialTestbed } from '../social/social-test-setup.ts';
+import { begin, expectNotSignedIn, GOOGLE_APP, startSocialTestbed, type SocialTestbed } from '../social/social-test-setup.ts';
 
 /**
  * No 2-step downgrade: with 2-step verification on, every first factor (password, passwordless
@@ -30,15 +29,8 @@ describe('2-step verification after every first factor', () => {
     return userId;
   }
 
-  async function demoAppSignIn() {
-    const rp = await relyingParty(url(), 'demo-app', 'demo-secret');
-    const auth = await authorizationRequest(rp);
-    const browser = new TestBrowser();
-    const challenge = await startSignIn(browser, url(), auth);
-    return { rp, auth, browser, challenge };
-  }
-
-  const noResult = async (challenge: string) => expect((await bed.server.ctx.provider.Interaction.find(challenge))?.result).toBeUndefined();
+  const demoAppSignIn = () => begin(bed.server, 'demo-app');
+  const noResult = (challenge: string) => expectNotSignedIn(bed.server, challenge);
 
   beforeAll(async () => {
     bed = await startSocialTestbed({ LOGIN_RATE_LIMIT_PER_IP: '1000' });

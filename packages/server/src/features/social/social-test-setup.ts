@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TestBrowser } from '../../../test/browser.ts';
 import { authorizationRequest, relyingParty, startSignIn, type Authorization, type RelyingParty } from '../../../test/relying-party.ts';
@@ -44,12 +45,17 @@ export interface SignInStart {
   challenge: string;
 }
 
-/** A relying party's authorization request, followed to the login screen's challenge. */
+/** A relying party's authorization request, followed to the login screen's challenge (demo-app with its secret). */
 export async function begin(server: TestServer, clientId = 'social-app', browser = new TestBrowser()): Promise<SignInStart> {
-  const rp = await relyingParty(server.url, clientId);
+  const rp = await relyingParty(server.url, clientId, clientId === 'demo-app' ? 'demo-secret' : undefined);
   const auth = await authorizationRequest(rp);
   const challenge = await startSignIn(browser, server.url, auth);
   return { rp, auth, browser, challenge };
+}
+
+/** The sign-in request behind `challenge` was not finished (nothing for the provider to resume with). */
+export async function expectNotSignedIn(server: TestServer, challenge: string): Promise<void> {
+  expect((await server.ctx.provider.Interaction.find(challenge))?.result).toBeUndefined();
 }
 
 export const socialLogin = (server: TestServer, body: Record<string, unknown>): Promise<Answer> => postJson(server.url, '/api/v1/social/login', body);
