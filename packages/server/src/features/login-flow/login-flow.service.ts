@@ -92,31 +92,30 @@ export function createLoginFlowService(ctx: AppContext) {
       const event = { tenantId: tenant.id, clientId, ip: meta.ip, userAgent: meta.userAgent };
       const user = await users.findByUsername(tenant.id, username);
       const now = Date.now();
+      // Every wrong password counts, during a lock too (each one then lengthens it), and is checked
+      // with the same work whether the account exists or not: neither the answers, their timing nor
+      // the lockout reveal who has an account. A locked account answers 1302 whatever was sent.
       if (!user || !user.password_hash) {
-        // Counted, locked and answered like a wrong password, with the same work: neither the
-        // answers nor the lockout reveal who has an account.
-        const lockedUntil = await usernameLockedUntil(ctx, tenant.id, username, now);
-        if (lockedUntil) {
-          await audit.record({ ...event, type: 'login.locked', details: { lockedUntil } });
-          throw new ApiError(ErrorCode.UserBlocked, 403);
-        }
+        const lockedBefore = await usernameLockedUntil(ctx, tenant.id, username, now);
         await verifySecret(await dummySecretHash(), body.password);
         const counted = await countFailedUsername(ctx, tenant.id, username, now);
         await audit.record({ ...event, type: 'login.failure', details: { reason: user ? 'no_password' : 'unknown_user', failures: counted.failures } });
-        if (counted.lockedUntil) await audit.record({ ...event, type: 'login.locked', details: { lockedUntil: counted.lockedUntil, failures: counted.failures } });
-        throw new ApiError(ErrorCode.WrongCredentials, 401);
+        const lockedUntil = counted.lockedUntil ?? lockedBefore;
+        if (lockedUntil) await audit.record({ ...event, type: 'login.locked', details: { lockedUntil, failures: counted.failures } });
+        throw lockedBefore ? new ApiError(ErrorCode.UserBlocked, 403) : new ApiError(ErrorCode.WrongCredentials, 401);
       }
 
-      if (user.locked_until && user.locked_until > now) {
-        await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: user.locked_until } });
-        throw new ApiError(ErrorCode.UserBlocked, 403);
-      }
-
+      const lockedBefore = user.locked_until && user.locked_until > now ? user.locked_until : null;
       if (!(await verifySecret(user.password_hash, body.password))) {
-        const { failures, lockedUntil } = await countFailedPassword(ctx, user.id, now);
-        await audit.record({ ...event, userId: user.id, type: 'login.failure', details: { reason: 'wrong_password', failures } });
-        if (lockedUntil) await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil, failures } });
-        throw new ApiError(ErrorCode.WrongCredentials, 401);
+        const counted = await countFailedPassword(ctx, user.id, now);
+        await audit.record({ ...event, userId: user.id, type: 'login.failure', details: { reason: 'wrong_password', failures: counted.failures } });
+        const lockedUntil = counted.lockedUntil ?? lockedBefore;
+        if (lockedUntil) await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil, failures: counted.failures } });
+        throw lockedBefore ? new ApiError(ErrorCode.UserBlocked, 403) : new ApiError(ErrorCode.WrongCredentials, 401);
+      }
+      if (lockedBefore) {
+        await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: lockedBefore } });
+        throw new ApiError(ErrorCode.UserBlocked, 403);
       }
       // Guesses sent at once were all read unlocked; one that verified while the others' failures
       // locked the account is refused like any guess after the lock.
