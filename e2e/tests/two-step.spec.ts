@@ -1,9 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signInToAccountArea } from '../pages/account-pages.ts';
+import { ProfilePage, signInToAccountArea } from '../pages/account-pages.ts';
 import { createActiveAccount, newAccount, uniqueEmail, uniquePhone, type NewAccount } from '../pages/accounts.ts';
 import { ACCOUNT, DEMO_APP, openLoginFromDemo } from '../pages/clients.ts';
 import { DemoPage } from '../pages/demo-page.ts';
-import { tr } from '../pages/i18n.ts';
+import { tr, type Locale } from '../pages/i18n.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { codeIn, Outbox } from '../pages/outbox.ts';
 import { saveWideAndNarrow } from '../pages/screenshots.ts';
@@ -199,20 +199,21 @@ test.describe('2-step verification', () => {
 });
 
 test.describe('passwordless sign-in by phone', () => {
-  /** From the Demo App's Login screen to /login/passwordless, then the SMS code from the outbox. */
-  async function signInByPhone(page: Page, outbox: Outbox, phone: string, screenshots = false): Promise<void> {
-    const { login } = await openLoginFromDemo(page, DEMO_APP);
+  /** From the Demo App's Login screen (in `locale`) to /login/passwordless, then the SMS code from the outbox. */
+  async function signInByPhone(page: Page, outbox: Outbox, phone: string, options: { screenshots?: boolean; locale?: Locale } = {}): Promise<void> {
+    const { screenshots = false, locale = 'vi' } = options;
+    const { login } = await openLoginFromDemo(page, DEMO_APP, locale === DEMO_APP.defaultLocale ? {} : { choose: locale, locale });
     await login.passwordless.click();
-    const passwordless = new PasswordlessPage(page, 'vi');
+    const passwordless = new PasswordlessPage(page, locale);
     await passwordless.expectShown();
-    if (screenshots) await saveWideAndNarrow(page, 'login-passwordless', 'vi');
+    if (screenshots) await saveWideAndNarrow(page, 'login-passwordless', locale);
     const seen = await outbox.messages(phone);
     await passwordless.phone.fill(phone);
     await passwordless.sendCode.click();
-    await expect(page.getByText(tr('vi', 'passwordless.codeSent', { count: OTP_LENGTH, phone }), { exact: true })).toBeVisible();
+    await expect(page.getByText(tr(locale, 'passwordless.codeSent', { count: OTP_LENGTH, phone }), { exact: true })).toBeVisible();
     const message = await outbox.next(phone, seen);
     expect(message.channel).toBe('sms');
-    if (screenshots) await saveWideAndNarrow(page, 'login-passwordless-code', 'vi');
+    if (screenshots) await saveWideAndNarrow(page, 'login-passwordless-code', locale);
     await passwordless.code.fill(codeIn(message));
     await passwordless.submit.click();
   }
@@ -220,7 +221,7 @@ test.describe('passwordless sign-in by phone', () => {
   test('an existing phone user signs in with the SMS code', async ({ page, request }) => {
     const account = newAccount(uniquePhone(), 'Hoàng Thị Dung');
     await createActiveAccount(request, account);
-    await signInByPhone(page, new Outbox(request), account.username, true);
+    await signInByPhone(page, new Outbox(request), account.username, { screenshots: true });
     await expectPhoneSignedIn(page, account.username, account.name);
   });
 
@@ -240,5 +241,43 @@ test.describe('passwordless sign-in by phone', () => {
     await expect(security.mfaRow('off')).toHaveCount(0);
     await security.expectRegistrationMethod('passwordless');
     await saveWideAndNarrow(page, 'security-passwordless-account', 'vi');
+  });
+
+  test('a phone user with e-mail 2-step verification: after the passwordless SMS code, the 2-step screen asks for the e-mailed code, then /demo gets the user', async ({ page, request }) => {
+    // (With SMS as its 2-step method, the passwordless SMS code would be the same factor twice: the
+    // server refuses that sign-in, so the account gets an e-mail address and e-mail 2-step.)
+    const account = newAccount(uniquePhone(), 'Vũ Thị Lan');
+    const email = uniqueEmail('passwordless-mfa');
+    await createActiveAccount(request, account);
+    const outbox = new Outbox(request);
+    await signInToAccount(page, account);
+
+    const profile = new ProfilePage(page, 'vi');
+    await profile.menuLink('profile').click();
+    await profile.expectShown();
+    await profile.contactButton('addEmail').click();
+    const editor = profile.contactEditor('addEmail');
+    await editor.newEmail.fill(email);
+    await editor.next.click();
+    await expect(editor.target).toHaveValue(email);
+    await editor.code.fill(codeIn(await outbox.next(email)));
+    await editor.save.click();
+    await expect(profile.updated(profile.contactSection)).toHaveText(tr('vi', 'account.profile.updated'));
+    await profile.menuLink('dashboard').click();
+    await setUpCodeMethod(await recheck(await openSecurity(page), 'off', account.password), outbox, 'email', email);
+    await new MfaPage(page, 'vi').signOut();
+    await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(tr('vi', 'login.heading'), ACCOUNT.name);
+
+    // The passwordless code is the first factor only: the 2-step screen follows, and the code goes by e-mail.
+    const seen = await outbox.messages(email);
+    await signInByPhone(page, outbox, account.username, { locale: 'en' });
+    const second = new Login2StepPage(page, 'en');
+    await second.expectShown(tr('en', 'login2Step.emailInstructionsYours', { count: OTP_LENGTH }));
+    await expect(page).toHaveTitle(`${tr('en', 'login2Step.documentTitle')} · ${DEMO_APP.name}`);
+    const message = await outbox.next(email, seen);
+    expect(message.channel).toBe('email');
+    await saveWideAndNarrow(page, 'login-mfa-passwordless', 'en');
+    await second.verify(codeIn(message));
+    await expectPhoneSignedIn(page, account.username, account.name);
   });
 });

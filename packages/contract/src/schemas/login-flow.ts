@@ -5,6 +5,12 @@ import { publicClientSchema } from './client.ts';
 
 export const challengeParamsSchema = z.object({ challenge: challengeSchema });
 
+/**
+ * GET /api/v1/requests/login/{challenge}: the verify-device page of a second device, which does not
+ * hold the sign-in request, reads it with the device sign-in request (the QR link's authnChallenge).
+ */
+export const loginRequestQuerySchema = z.object({ authn_challenge: challengeSchema.optional() });
+
 export const oidcContextSchema = z.object({
   loginHint: z.string().optional(),
   uiLocales: z.string().optional(),

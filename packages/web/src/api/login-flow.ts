@@ -5,7 +5,9 @@ const challengePath = (challenge: string) => encodeURIComponent(challenge);
 
 /** The calls of the hosted login flow (SPEC.md section 7). */
 export const loginFlowApi = {
-  loginRequest: (challenge: string) => api.get<LoginRequestInfo>(`/v1/requests/login/${challengePath(challenge)}`),
+  /** With `authnChallenge` on the verify-device page of a second device, which does not hold the sign-in. */
+  loginRequest: (challenge: string, authnChallenge?: string | null) =>
+    api.get<LoginRequestInfo>(`/v1/requests/login/${challengePath(challenge)}${authnChallenge ? `?authn_challenge=${encodeURIComponent(authnChallenge)}` : ''}`),
   passwordLogin: (body: PasswordLoginBody) => api.post<LoginResponse>('/v1/users/login', { ...body }),
   logoutRequest: (challenge: string) => api.get<LogoutRequestInfo>(`/v1/requests/logout/${challengePath(challenge)}`),
   decideLogout: (challenge: string, confirmed: boolean) =>

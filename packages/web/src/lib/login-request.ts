@@ -12,7 +12,7 @@ export const loginRequestKey = (challenge: string) => `login-request:${challenge
  * sign-in (OIDC `ui_locales`), else its registered default.
  */
 export async function loadLoginRequest(challenge: string, search: string): Promise<LoginRequestInfo> {
-  const info = await loginFlowApi.loginRequest(challenge);
+  const info = await loginFlowApi.loginRequest(challenge, new URLSearchParams(search).get('authnChallenge'));
   await applyClientLanguage(search, firstSupportedLocale(info.oidcContext.uiLocales), info.client.i18n.defaultLocale);
   return info;
 }

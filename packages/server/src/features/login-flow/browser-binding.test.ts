@@ -158,8 +158,14 @@ describe('a sign-in request finishes only in the browser that started it', () =>
     const { challengeRequest } = started.body;
     const pollBody = { challenge: challengeRequest.getRedirectUrlChallenge, redirect_url_key: challengeRequest.redirectUrlKey, oauth_challenge: challenge };
 
-    // The second device (no cookie of the first) reads the request and approves it.
+    // The second device (no cookie of the first) reads the sign-in request only with the pending
+    // device request of that very sign-in (the QR link's authnChallenge), then approves.
     const secondDevice = new TestBrowser();
+    const readRequest = async (authn?: string) =>
+      answer(await secondDevice.fetch(`${url()}/api/v1/requests/login/${challenge}${authn ? `?authn_challenge=${authn}` : ''}`));
+    expect(await readRequest()).toMatchObject(expired);
+    expect(await readRequest('not-the-device-request')).toMatchObject(expired);
+    expect(await readRequest(started.body.challenge)).toMatchObject({ status: 200, body: { challenge, skip: false, client: { clientId: 'demo-app' } } });
     expect((await secondDevice.fetch(`${url()}/api/v2/device-login/${started.body.challenge}?oauth_challenge=${challenge}`)).status).toBe(200);
     const approved = await answer(
       await secondDevice.postJson(`${url()}/api/v2/resolve-challenge`, {
@@ -170,6 +176,8 @@ describe('a sign-in request finishes only in the browser that started it', () =>
       }),
     );
     expect(approved).toEqual({ status: 200, body: { approved: true } });
+    // Approved, the device request no longer opens the sign-in request to anyone.
+    expect(await readRequest(started.body.challenge)).toMatchObject(expired);
 
     // Even with the redirect URL key, only the first browser collects the result.
     expect(await answer(await secondDevice.postJson(`${url()}/api/v2/device-login/poll`, pollBody))).toMatchObject(expired);

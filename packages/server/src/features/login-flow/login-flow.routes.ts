@@ -4,6 +4,7 @@ import {
   challengeParamsSchema,
   errorEnvelopeSchema,
   loginRequestInfoSchema,
+  loginRequestQuerySchema,
   loginResponseSchema,
   logoutDecisionBodySchema,
   logoutRequestInfoSchema,
@@ -29,10 +30,14 @@ export async function loginFlowRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     schema: {
       tags: ['login flow'],
       summary: 'Read the sign-in request behind a challenge: the client, its theme, its tenant and whether to skip',
+      description:
+        'Only for the browser that started the sign-in (it holds the provider\'s interaction cookie), else 1026. The verify-device page of a second device adds ' +
+        '`authn_challenge`, the pending device sign-in request of this sign-in, and reads it without `skip`.',
       params: challengeParamsSchema,
+      querystring: loginRequestQuerySchema,
       response: { 200: loginRequestInfoSchema, ...errors },
     },
-    handler: (request) => service.getLoginRequest(request.params.challenge, requestMeta(request)),
+    handler: (request) => service.getLoginRequest(request.params.challenge, requestMeta(request), request.query.authn_challenge),
   });
 
   api.post('/api/v1/users/login', {

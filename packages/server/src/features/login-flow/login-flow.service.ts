@@ -15,10 +15,11 @@ import { accountBudgetKey, consume } from '../../plugins/rate-limits.ts';
 import { dummySecretHash, verifySecret } from '../../lib/passwords.ts';
 import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts';
 import { resolveFlowClient } from './flow-client.ts';
-import { completeConsent, completeLogin, interactionClientId, loadInteraction } from './interactions.ts';
+import { completeConsent, completeLogin, interactionClientId, loadInteraction, loadInteractionForSecondDevice, requireHeldInteraction } from './interactions.ts';
 import { passwordExpiry } from './password-expiry.ts';
 import { countFailedPassword, countFailedUsername, usernameLockedUntil } from './lockout.ts';
 import { createMfaLoginService } from '../mfa/mfa-login.service.ts';
+import { createDeviceLoginService } from '../webauthn/device-login.service.ts';
 import type { BrowserHold } from '../../plugins/browser-binding.ts';
 
 export interface RequestMeta {
@@ -33,6 +34,7 @@ const DAY = 86_400_000;
 export function createLoginFlowService(ctx: AppContext) {
   const { provider, clients, tenants, users, audit, rateLimits } = ctx;
   const mfaLogin = createMfaLoginService(ctx);
+  const deviceLogin = createDeviceLoginService(ctx);
 
   const clientAndTenant = (clientId: string) => resolveFlowClient(ctx, clientId);
 
@@ -45,8 +47,14 @@ export function createLoginFlowService(ctx: AppContext) {
   }
 
   return {
-    async getLoginRequest(challenge: string, meta: RequestMeta): Promise<LoginRequestInfo> {
-      const interaction = await loadInteraction(provider, challenge, meta.browser);
+    /**
+     * The sign-in request, for the browser that started it; or, read only, for the second device
+     * of a device sign-in, which proves itself with the pending device request (`authnChallenge`).
+     */
+    async getLoginRequest(challenge: string, meta: RequestMeta, authnChallenge?: string): Promise<LoginRequestInfo> {
+      const held = meta.browser.interactionUid === challenge;
+      if (!held && !(authnChallenge && (await deviceLogin.isPendingFor(authnChallenge, challenge)))) requireHeldInteraction(meta.browser, challenge);
+      const interaction = held ? await loadInteraction(provider, challenge, meta.browser) : await loadInteractionForSecondDevice(provider, challenge);
       const { client, tenant } = await clientAndTenant(interactionClientId(interaction));
       const info: LoginRequestInfo = {
         challenge,
@@ -59,7 +67,7 @@ export function createLoginFlowService(ctx: AppContext) {
       };
       // Already signed in and the request does not force a sign-in: only the grant is missing.
       const accountId = interaction.session?.accountId;
-      if (interaction.prompt.name !== 'login' && accountId) {
+      if (held && interaction.prompt.name !== 'login' && accountId) {
         const user = await users.findById(accountId);
         if (user && user.status === 'active' && user.tenant_id === client.tenantId) {
           info.skip = true;

@@ -95,6 +95,16 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
   }
 
   return {
+    /** Whether `challenge` is a device sign-in request of the interaction `oauthChallenge` still waiting for approval. */
+    async isPendingFor(challenge: string, oauthChallenge: string): Promise<boolean> {
+      try {
+        return (await requestOf(challenge, oauthChallenge)).state === 'pending';
+      } catch (error) {
+        if (error instanceof ApiError) return false;
+        throw error;
+      }
+    },
+
     /** POST /api/v2/get-challenge for AUTHN_WEBAUTHN. */
     async start(body: GetChallengeBody, meta: VisitorMeta): Promise<DeviceLoginChallengeResponse> {
       if (!body.oauthChallenge) throw new ApiError(ErrorCode.RequiredField, 400, 'oauth_challenge');

@@ -11,6 +11,8 @@ const CHALLENGE = 'challenge-1';
 const REQUEST = `GET /api/v1/requests/login/${CHALLENGE}`;
 const SEND = 'POST /api/v1/passwordless/send';
 const LOGIN = 'POST /api/v1/passwordless/login';
+const TRIGGER = 'POST /api/v1/mfa/trigger-challenge';
+const MFA_LOGIN = 'POST /api/v1/mfa/login';
 const PHONE = '0912345678';
 
 async function renderPasswordless(answers: Record<string, Response> = {}) {
@@ -71,6 +73,32 @@ describe('LoginPasswordless screen', () => {
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/oidc/auth/resume-2'));
     expect(posts(requests, '/api/v1/passwordless/login')[0]?.body).toEqual({ challenge: CHALLENGE, phone_number: PHONE, code: '654321', client_id: 'demo-app' });
+  });
+
+  it('goes on to the 2-step screen when the account has it on, and does not leave for the relying party', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    const requests = await renderPasswordless({
+      [LOGIN]: json(200, { mfaRequired: true, tokenType: 'email', mfaToken: 't' }),
+      [TRIGGER]: json(200, { resendAfter: 60 }),
+      [MFA_LOGIN]: json(200, { redirectTo: 'http://localhost:3000/oidc/auth/resume-3' }),
+    });
+    const user = userEvent.setup();
+    await sendPhone(user);
+    await user.type(await screen.findByLabelText(/^Verification code/), '654321');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+
+    // The 2-step screen says the code went to 'your' e-mail (not the phone's), and sends it for the token.
+    expect(await screen.findByRole('heading', { level: 1, name: '2-Step Verification' })).toBeInTheDocument();
+    expect(screen.getByText('We sent a 6-digit code to your email address.')).toBeInTheDocument();
+    await waitFor(() => expect(posts(requests, '/api/v1/mfa/trigger-challenge')).toHaveLength(1));
+    expect(posts(requests, '/api/v1/mfa/trigger-challenge')[0]?.body).toEqual({ token_type: 'email', mfa_token: 't', client_id: 'demo-app' });
+    expect(assign).not.toHaveBeenCalled();
+
+    // The second code finishes the same sign-in (its challenge), and only then the browser leaves.
+    await user.type(screen.getByLabelText(/^Verification code/), '112233');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/oidc/auth/resume-3'));
+    expect(posts(requests, '/api/v1/mfa/login')[0]?.body).toEqual({ token_type: 'email', mfa_token: 't', otp: '112233', challenge: CHALLENGE, client_id: 'demo-app' });
   });
 
   it("says 'Account does not exist' for 1010", async () => {

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import { useTranslation } from 'react-i18next';
-import { OTP_LENGTH } from '@passgate/contract/rules';
+import { ErrorCode, OTP_LENGTH } from '@passgate/contract/rules';
 import type { LoginRequestInfo } from '@passgate/contract';
 import { ApiError } from '../../api/errors.ts';
 import { passwordlessApi } from '../../api/second-step.ts';
@@ -97,7 +97,8 @@ function PasswordlessForm({ info }: { info: LoginRequestInfo }) {
         clientId: client.clientId,
         recaptchaToken: await recaptchaToken(client.recaptchaConfiguration, 'passwordless_login'),
       });
-      afterFirstFactor(answer, phone);
+      // The second step's code goes elsewhere than this phone: the 2-step screen says 'your' e-mail.
+      afterFirstFactor(answer, '');
     } catch (error) {
       fail(error);
       if (error instanceof ApiError && (error.code === 1043 || error.code === 1040)) setCodeError(t(`errors.${error.code}`));
@@ -124,7 +125,13 @@ function PasswordlessForm({ info }: { info: LoginRequestInfo }) {
   const alerts = (
     <>
       {outcome?.kind === 'sent' && <Notice key={outcome.attempt} severity="success" message={t('passwordless.codeResent', { phone })} />}
-      {outcome?.kind === 'failed' && <FlowErrorAlert key={outcome.attempt} error={outcome.error} />}
+      {outcome?.kind === 'failed' &&
+        // 1102 here: the account's 2-step codes go to this very phone, which cannot be both steps.
+        (outcome.error instanceof ApiError && outcome.error.code === ErrorCode.NotAuthenticated ? (
+          <Notice key={outcome.attempt} message={t('passwordless.usePassword')} />
+        ) : (
+          <FlowErrorAlert key={outcome.attempt} error={outcome.error} />
+        ))}
     </>
   );
 

@@ -11,6 +11,7 @@ import { facebookScripts, fakeFacebook, fakeGoogle, googleScripts } from '../../
 const CHALLENGE = 'challenge-1';
 const REQUEST = `GET /api/v1/requests/login/${CHALLENGE}`;
 const SOCIAL_LOGIN = 'POST /api/v1/social/login';
+const MFA_TRIGGER = 'POST /api/v1/mfa/trigger-challenge';
 const RESUME = 'http://localhost:3000/oidc/auth/resume-social';
 
 const posts = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'POST');
@@ -149,6 +150,28 @@ describe('Google and Facebook buttons on the Login screen', () => {
     expect(alert).toHaveTextContent(message);
     expect(alert).toHaveFocus();
     expect(button).toBeEnabled();
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('goes on to the 2-step screen when the account has it on, and does not leave for the relying party', async () => {
+    window.google = { accounts: { oauth2: fakeGoogle({ token: 'google-token-4' }).oauth2 } };
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    const requests = stubFetch({
+      [REQUEST]: json(200, loginRequest()),
+      [SOCIAL_LOGIN]: json(200, { mfaRequired: true, tokenType: 'email', mfaToken: 't' }),
+      [MFA_TRIGGER]: json(200, { resendAfter: 60 }),
+    });
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
+    const button = await screen.findByRole('button', { name: 'Continue with Google' });
+    await waitFor(() => expect(button).toBeEnabled());
+    await userEvent.setup().click(button);
+
+    // The screen knows no username after Google: it says 'your' e-mail address.
+    expect(await screen.findByRole('heading', { level: 1, name: '2-Step Verification' })).toBeInTheDocument();
+    expect(screen.getByText('We sent a 6-digit code to your email address.')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Verification code/)).toBeInTheDocument();
+    await waitFor(() => expect(posts(requests).map((r) => r.path)).toEqual(['/api/v1/social/login', '/api/v1/mfa/trigger-challenge']));
+    expect(posts(requests)[1]?.body).toEqual({ token_type: 'email', mfa_token: 't', client_id: 'demo-app' });
     expect(assign).not.toHaveBeenCalled();
   });
 

@@ -13,6 +13,7 @@ const CHALLENGE = 'challenge-1';
 const REQUEST = `GET /api/v1/requests/login/${CHALLENGE}`;
 const SEND_CODE = 'POST /api/v1/social/link/send-code';
 const LINK = 'POST /api/v1/social/link';
+const MFA_TRIGGER = 'POST /api/v1/mfa/trigger-challenge';
 const RESUME = 'http://localhost:3000/oidc/auth/resume-linked';
 const STATE: SocialLinkState = { linkToken: 'link-token-1', email: 'd***@example.com', authorizer: 'facebook', methods: ['password', 'code'] };
 
@@ -38,6 +39,19 @@ describe('SocialLink screen', () => {
     await user.type(password, 'Passw0rd!{Enter}');
     await waitFor(() => expect(assign).toHaveBeenCalledWith(RESUME));
     expect(posts(requests, '/api/v1/social/link')[0]?.body).toEqual({ challenge: CHALLENGE, link_token: 'link-token-1', password: 'Passw0rd!', client_id: 'demo-app' });
+  });
+
+  it('goes on to the 2-step screen when the linked account has it on, and does not leave for the relying party', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    const requests = await renderLink({ [LINK]: json(200, { mfaRequired: true, tokenType: 'email', mfaToken: 't' }), [MFA_TRIGGER]: json(200, { resendAfter: 60 }) });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Password/), 'Passw0rd!{Enter}');
+
+    expect(await screen.findByRole('heading', { level: 1, name: '2-Step Verification' })).toBeInTheDocument();
+    expect(screen.getByText('We sent a 6-digit code to the email address of d***@example.com.')).toBeInTheDocument();
+    await waitFor(() => expect(posts(requests, '/api/v1/mfa/trigger-challenge')).toHaveLength(1));
+    expect(posts(requests, '/api/v1/mfa/trigger-challenge')[0]?.body).toEqual({ token_type: 'email', mfa_token: 't', client_id: 'demo-app' });
+    expect(assign).not.toHaveBeenCalled();
   });
 
   it('asks for the password before calling, and says when it is wrong', async () => {
