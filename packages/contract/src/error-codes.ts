@@ -56,6 +56,11 @@ export const ErrorCode = {
   DeliveryFailed: 1292,
   /** Not in the catalogue's table: Google or Facebook could not be reached or failed (a 503 the user can retry). */
   ProviderUnavailable: 1293,
+  /**
+   * Not in the catalogue's table: the database or Redis is down, refusing or silent (a 503 with
+   * Retry-After the user can retry; Passgate recovers by itself when it returns).
+   */
+  ServiceUnavailable: 1294,
   ClientLacksPermission: 1301,
   UserBlocked: 1302,
   TenantDisallows: 1303,
@@ -113,6 +118,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   1291: 'A code was sent a moment ago, please wait before asking for another one',
   1292: 'We could not send the code, please try again',
   1293: 'The sign-in provider cannot be reached, try again',
+  1294: 'Passgate is temporarily unavailable, please try again',
   1301: 'The client does not have permission for this action',
   1302: 'User is temporarily blocked',
   1303: 'The tenant does not allow this action',

@@ -1,5 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://id.example.com',
+  SMTP_URL: 'smtps://u:p@smtp.example.com',
+  SMS_PROVIDER: 'twilio',
+  TWILIO_ACCOUNT_SID: 'AC1',
+  TWILIO_AUTH_TOKEN: 't',
+  TWILIO_FROM: '+15005550006',
+  APP_SECRET: 'a-production-app-secret-of-at-least-32-characters',
+};
 
 describe('configuration from the environment', () => {
   it('runs in development on port 3000 with SQLite when nothing is set', () => {
@@ -15,6 +29,16 @@ describe('configuration from the environment', () => {
     });
     expect(() => loadConfig({ GOOGLE_API_URL: 'not a url' })).toThrow(/GOOGLE_API_URL/);
     expect(() => loadConfig({ FACEBOOK_GRAPH_URL: 'ftp://graph.example' })).toThrow(/FACEBOOK_GRAPH_URL/);
+  });
+
+  it('bounds every wait on the database by default (a few seconds), or as DATABASE_*_TIMEOUT_MS and STARTUP_TIMEOUT_MS say', () => {
+    expect(loadConfig({})).toMatchObject({ database: { connectTimeoutMs: 5000, statementTimeoutMs: 10000, busyTimeoutMs: 5000 }, startupTimeoutMs: 30000 });
+    expect(
+      loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '0', DATABASE_BUSY_TIMEOUT_MS: '250', STARTUP_TIMEOUT_MS: '0' }),
+    ).toMatchObject({ database: { connectTimeoutMs: 1000, statementTimeoutMs: 0, busyTimeoutMs: 250 }, startupTimeoutMs: 0 });
+    expect(() => loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '0' })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: 'soon' })).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
+    expect(() => loadConfig({ STARTUP_TIMEOUT_MS: '-1' })).toThrow(/STARTUP_TIMEOUT_MS/);
   });
 
   it('names the variable whose value is bad', () => {
@@ -48,7 +72,47 @@ describe('configuration from the environment', () => {
 
   it('refuses production without a public URL and real mail and SMS settings', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PUBLIC_URL, SMTP_URL, SMS_PROVIDER/);
-    const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://id.example.com/', SMTP_URL: 'smtps://u:p@smtp.example.com', SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+15005550006' });
+    const config = loadConfig({ ...PRODUCTION, PUBLIC_URL: 'https://id.example.com/' });
     expect(config).toMatchObject({ publicUrl: 'https://id.example.com', seedDemo: false, devTools: false });
+  });
+
+  it('refuses production without APP_SECRET or APP_SECRET_FILE, which must not come from the database it protects', () => {
+    const { APP_SECRET: _omitted, ...withoutSecret } = PRODUCTION;
+    expect(() => loadConfig(withoutSecret)).toThrow(ConfigError);
+    expect(() => loadConfig(withoutSecret)).toThrow(/production mode needs real settings for: APP_SECRET or APP_SECRET_FILE$/);
+    expect(loadConfig(PRODUCTION).appSecret).toBe(PRODUCTION.APP_SECRET);
+    // Development keeps working with no configuration: the server generates and stores one.
+    expect(loadConfig({}).appSecret).toBeUndefined();
+  });
+
+  describe('APP_SECRET_FILE', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'passgate-config-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const file = (name: string, content: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    };
+
+    it('reads the secret from the file, without the surrounding whitespace, in production too', () => {
+      const secret = 'a-secret-from-a-file-of-at-least-32-characters';
+      const path = file('secret', `  ${secret}\n`);
+      expect(loadConfig({ APP_SECRET_FILE: path }).appSecret).toBe(secret);
+      const { APP_SECRET: _omitted, ...withoutSecret } = PRODUCTION;
+      expect(loadConfig({ ...withoutSecret, APP_SECRET_FILE: path }).appSecret).toBe(secret);
+    });
+
+    it('stops start-up naming the variable when the file is missing, unreadable or too short', () => {
+      expect(() => loadConfig({ APP_SECRET_FILE: join(dir, 'missing') })).toThrow(ConfigError);
+      expect(() => loadConfig({ APP_SECRET_FILE: join(dir, 'missing') })).toThrow(/APP_SECRET_FILE: cannot read .*missing \(ENOENT\)/);
+      expect(() => loadConfig({ APP_SECRET_FILE: dir })).toThrow(/APP_SECRET_FILE: cannot read/);
+      expect(() => loadConfig({ APP_SECRET_FILE: file('short', 'short\n') })).toThrow(/APP_SECRET_FILE: .* must hold at least 32 characters/);
+      expect(() => loadConfig({ APP_SECRET_FILE: file('blank', '   \n') })).toThrow(/APP_SECRET_FILE/);
+    });
+
+    it('refuses both APP_SECRET and APP_SECRET_FILE', () => {
+      const path = file('both', 'b'.repeat(40));
+      expect(() => loadConfig({ APP_SECRET: 'a'.repeat(40), APP_SECRET_FILE: path })).toThrow(/APP_SECRET, APP_SECRET_FILE: set one of them, not both/);
+    });
   });
 });

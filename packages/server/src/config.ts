@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { EsmsSettings } from './messaging/sms/esms.ts';
 import type { TwilioSettings } from './messaging/sms/twilio.ts';
@@ -20,16 +21,33 @@ const envSchema = z.object({
     .string()
     .regex(/^(sqlite:|postgres:\/\/|postgresql:\/\/)/, 'must start with sqlite: or postgres://')
     .default('sqlite:./data/passgate.sqlite'),
+  /** How long opening a PostgreSQL connection may take (pg's connectionTimeoutMillis) before the request fails with 503. */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(5000),
+  /**
+   * How long one PostgreSQL statement may run (statement_timeout on the server, and a client-side
+   * read timeout a little longer for a server that went silent); 0 turns both off.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3600000).default(10000),
+  /** How long a SQLite write waits for another writer's lock before failing with 503. */
+  DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(120000).default(5000),
+  /** How long start-up keeps retrying an unreachable database before giving up with a non-zero exit. */
+  STARTUP_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(30000),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   /** Prefix of every Redis key, so deployments (or test runs) can share one Redis. */
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('passgate:'),
+  /** How long a connection attempt to Redis may take before it is dropped and retried. */
+  REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(3000),
+  /** How long one Redis command may wait (queued during a reconnect, or unanswered) before it fails with 503. */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** JSON Web Key Set (private keys) to sign tokens with; generated and stored on first start when unset. */
   OIDC_JWKS: z.string().optional(),
   /** Comma-separated secrets to sign the provider's cookies with; generated and stored when unset. */
   COOKIE_KEYS: z.string().optional(),
-  /** Secret for keyed hashes of one-time codes and encryption of stored secrets; generated when unset. */
+  /** Secret for keyed hashes of one-time codes and encryption of stored secrets and keys; generated (development only) when unset. */
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** A file holding APP_SECRET (a container or systemd secret), instead of the variable. */
+  APP_SECRET_FILE: z.string().min(1).optional(),
   /** Which proxies' X-Forwarded-* headers to believe: false, a hop count or addresses (see trustedProxies). */
   TRUST_PROXY: z.string().optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
@@ -77,8 +95,14 @@ export interface Config {
   publicUrl: string;
   issuer: string;
   databaseUrl: string;
+  /** Timeouts of the database driver, in milliseconds (statementTimeoutMs 0: none). */
+  database: { connectTimeoutMs: number; statementTimeoutMs: number; busyTimeoutMs: number };
+  /** How long start-up waits for its dependencies before exiting non-zero. */
+  startupTimeoutMs: number;
   redisUrl: string | undefined;
   redisKeyPrefix: string;
+  redisConnectTimeoutMs: number;
+  redisCommandTimeoutMs: number;
   logLevel: Env['LOG_LEVEL'];
   oidcJwks: { keys: Record<string, unknown>[] } | undefined;
   cookieKeys: string[] | undefined;
@@ -104,6 +128,20 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+function appSecretFrom(env: Env): string | undefined {
+  if (!env.APP_SECRET_FILE) return env.APP_SECRET;
+  if (env.APP_SECRET) throw new ConfigError('Invalid configuration:\n  APP_SECRET, APP_SECRET_FILE: set one of them, not both');
+  let content: string;
+  try {
+    content = readFileSync(env.APP_SECRET_FILE, 'utf8').trim();
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ConfigError(`Invalid configuration:\n  APP_SECRET_FILE: cannot read ${env.APP_SECRET_FILE} (${reason})`);
+  }
+  if (content.length < 32) throw new ConfigError(`Invalid configuration:\n  APP_SECRET_FILE: ${env.APP_SECRET_FILE} must hold at least 32 characters`);
+  return content;
+}
+
 /** What Fastify's `trustProxy` takes: none, trusted addresses (proxy-addr's), or a test of each hop. */
 export type TrustedProxies = false | string[] | ((address: string, hop: number) => boolean);
 
@@ -127,11 +165,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     }
   }
 
+  const appSecret = appSecretFrom(env);
   if (isProduction) {
     const missing = [
       !env.PUBLIC_URL && 'PUBLIC_URL',
       !env.SMTP_URL && 'SMTP_URL',
       (!env.SMS_PROVIDER || env.SMS_PROVIDER === 'outbox') && 'SMS_PROVIDER (twilio or esms)',
+      // It seals the keys stored in the database, so it must never be kept in that database.
+      !appSecret && 'APP_SECRET or APP_SECRET_FILE',
     ].filter(Boolean);
     if (missing.length > 0) {
       throw new ConfigError(`Invalid configuration:\n  production mode needs real settings for: ${missing.join(', ')}`);
@@ -150,12 +191,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     publicUrl,
     issuer: `${publicUrl}/oidc`,
     databaseUrl: env.DATABASE_URL,
+    database: { connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS, busyTimeoutMs: env.DATABASE_BUSY_TIMEOUT_MS },
+    startupTimeoutMs: env.STARTUP_TIMEOUT_MS,
     redisUrl: env.REDIS_URL,
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
+    redisConnectTimeoutMs: env.REDIS_CONNECT_TIMEOUT_MS,
+    redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     logLevel: env.LOG_LEVEL,
     oidcJwks,
     cookieKeys: env.COOKIE_KEYS?.split(',').map((k) => k.trim()).filter(Boolean),
-    appSecret: env.APP_SECRET,
+    appSecret,
     trustProxy: trustedProxies(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,

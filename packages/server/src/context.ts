@@ -1,7 +1,8 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type Provider from 'oidc-provider';
 import type { Config } from './config.ts';
-import { createDatabase, databaseEngine, migrateToLatest, type Db } from './db/database.ts';
+import type { Db } from './db/database.ts';
+import { openDatabase } from './db/startup.ts';
 import { createAdapterFactory, createOidcStore, type OidcStore } from './oidc/adapter.ts';
 import { clientMetadata, createProvider } from './oidc/provider.ts';
 import { loadServerSecrets } from './oidc/server-secrets.ts';
@@ -16,6 +17,7 @@ import { createMessaging, type Messaging } from './messaging/messaging.ts';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './features/recaptcha/recaptcha.ts';
 import { pino, type Logger } from 'pino';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
+import { createRedisClient, waitForRedis } from './lib/redis.ts';
 
 /**
  * Everything the server is made of, wired once (plain factories, no container). `buildApp` turns it
@@ -47,9 +49,19 @@ export function avatarPath(avatarKey: string): string {
 }
 
 export async function createAppContext(config: Config, options: { logStream?: NodeJS.WritableStream } = {}): Promise<AppContext> {
-  const db = createDatabase(config.databaseUrl);
-  await migrateToLatest(db, databaseEngine(config.databaseUrl));
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, keyPrefix: config.redisKeyPrefix }) : undefined;
+  const logOptions = { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
+  // Standard output, or where the caller says (tests read the lines to prove secrets stay out).
+  const log = options.logStream ? pino(logOptions, options.logStream) : pino(logOptions);
+  const db = await openDatabase(config, log);
+  const redis = config.redisUrl ? createRedisClient(config.redisUrl, config, log) : undefined;
+  if (redis && config.redisUrl) {
+    try {
+      await waitForRedis(redis, config.redisUrl, config.startupTimeoutMs, log);
+    } catch (error) {
+      await db.destroy().catch(() => undefined);
+      throw error;
+    }
+  }
 
   const secrets = await loadServerSecrets(db, config);
   const keys = createServerKeys(secrets.appSecret);
@@ -73,9 +85,6 @@ export async function createAppContext(config: Config, options: { logStream?: No
     logoutRequests,
   });
 
-  const logOptions = { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
-  // Standard output, or where the caller says (tests read the lines to prove secrets stay out).
-  const log = options.logStream ? pino(logOptions, options.logStream) : pino(logOptions);
   return {
     config,
     log,

@@ -3,6 +3,7 @@ import { createAppContext } from './context.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './seed/demo-seed.ts';
 import { purgeExpiredPayloads } from './oidc/adapter.ts';
+import { startupFailureMessage } from './db/startup.ts';
 
 /** Starts Passgate: configuration, database (migrated), seed in development, then HTTP. */
 async function main(): Promise<void> {
@@ -17,7 +18,15 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const ctx = await createAppContext(config);
+  let ctx;
+  try {
+    ctx = await createAppContext(config);
+  } catch (error) {
+    // Nothing listens yet: a process that cannot reach its database exits for its supervisor to
+    // see and restart, rather than serving errors from behind a health check.
+    console.error(startupFailureMessage(error, config));
+    process.exit(1);
+  }
   if (config.seedDemo) await seedDemo(ctx);
   const app = await buildApp(ctx);
 

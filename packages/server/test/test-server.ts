@@ -26,13 +26,23 @@ export interface TestServer {
  * to clean up (close it first).
  */
 export async function startTestServer(
-  options: { seed?: boolean; env?: Record<string, string>; config?: Partial<Config>; captureLogs?: boolean; shareWith?: TestServer } = {},
+  options: {
+    seed?: boolean;
+    env?: Record<string, string>;
+    config?: Partial<Config>;
+    captureLogs?: boolean;
+    shareWith?: TestServer;
+    /** A database the caller owns (kept after close), to restart a server on the same data. */
+    databaseUrl?: string;
+    /** Listen here (a restarted server keeps its PUBLIC_URL, so the seeded redirect URIs still match). */
+    port?: number;
+  } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'passgate-test-'));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const shared = options.shareWith?.ctx.config;
-  const postgres = !shared && process.env.DATABASE_URL?.startsWith('postgres') ? await freshPostgresSchema(process.env.DATABASE_URL) : undefined;
-  const baseUrl = shared?.databaseUrl ?? postgres?.url ?? `sqlite:${join(dir, 'test.sqlite')}`;
+  const postgres = !shared && !options.databaseUrl && process.env.DATABASE_URL?.startsWith('postgres') ? await freshPostgresSchema(process.env.DATABASE_URL) : undefined;
+  const baseUrl = shared?.databaseUrl ?? options.databaseUrl ?? postgres?.url ?? `sqlite:${join(dir, 'test.sqlite')}`;
   const redisPrefix = shared?.redisKeyPrefix ?? `passgate-test:${process.pid}:${port}:`;
   const config = loadConfig(
     { NODE_ENV: 'test', PORT: String(port), PUBLIC_URL: shared?.publicUrl ?? `http://127.0.0.1:${port}`, DATABASE_URL: baseUrl, LOG_LEVEL: options.captureLogs ? 'trace' : 'silent', ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {}), ...options.env },

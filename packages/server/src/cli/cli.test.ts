@@ -274,12 +274,50 @@ describe('user commands', () => {
   });
 });
 
+describe('keys commands', () => {
+  it('rotates the signing keys with an overlap and the cookie keys, and says that instances need a restart', async () => {
+    const listed = await cli(['keys', 'list']);
+    expect(listed.code, listed.err).toBe(0);
+    const signing = listed.out.split('\n').filter((l) => / signing$/.test(l));
+    expect(signing).toHaveLength(2);
+
+    const rotated = await cli(['keys', 'rotate-signing']);
+    expect(rotated.code, rotated.err).toBe(0);
+    const lines = rotated.out.split('\n');
+    expect(lines.filter((l) => / signing$/.test(l))).toHaveLength(2);
+    // The keys that signed before now only verify, until the longest token lifetime (1 h by default) has passed.
+    const verifying = lines.filter((l) => /verifying only, published until \d{4}-\d\d-\d\dT/.test(l));
+    expect(verifying.map((l) => l.trim().split(' ')[0]).sort()).toEqual(signing.map((l) => l.trim().split(' ')[0]).sort());
+    expect(rotated.out).toContain('restart every instance');
+
+    const cookies = await cli(['keys', 'rotate-cookies']);
+    expect(cookies.code, cookies.err).toBe(0);
+    expect(cookies.out).toContain('New cookie key added');
+    await cli(['keys', 'rotate-cookies']);
+
+    // Still sealed with APP_SECRET: no private key member and nothing readable in the stored rows.
+    const rows = await db.selectFrom('server_secrets').select(['name', 'value']).where('name', 'in', ['oidc_jwks', 'cookie_keys']).execute();
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.value).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+  });
+
+  it('refuses to rotate keys that come from the environment, naming the variable', async () => {
+    const result = await cli(['keys', 'rotate-cookies'], { COOKIE_KEYS: 'an-environment-cookie-key-0123456789' });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('COOKIE_KEYS is set');
+    const unknown = await cli(['keys', 'frob']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('keys commands: list, rotate-signing, rotate-cookies');
+  });
+});
+
 describe('usage', () => {
   it('prints help and answers 2 for unknown commands and flags', async () => {
     const help = await cli(['help']);
     expect(help.code).toBe(0);
     expect(help.out).toContain('--passwordless-allowed true|false');
     expect(help.out).toContain('PASSGATE_PASSWORD');
+    expect(help.out).toContain('keys rotate-signing');
     expect((await cli(['tenant', 'frob'])).code).toBe(2);
     expect((await cli([])).code).toBe(2);
     const unknownFlag = await cli(['tenant', 'list', '--name', 'x']);

@@ -4,6 +4,7 @@ import { AdminInputError, type AdminInputProblem } from '../features/admin-input
 import { createTenantService } from '../features/tenants/tenants.service.ts';
 import { createClientService } from '../features/clients/clients.service.ts';
 import { createUserService, type UserStatus } from '../features/users/users.service.ts';
+import { createKeyService, type SigningKeyView } from '../oidc/server-secrets.ts';
 import { CLIENT_FLAGS, TENANT_FLAGS, USER_FLAGS, buildInput, clientBase, tenantBase, type FlagSpec } from './flags.ts';
 
 /** Where the command line writes, and the environment it reads (tests pass their own). */
@@ -59,7 +60,43 @@ function secretLines(io: CliIo, generated: string | undefined): void {
 const clientSecretFrom = (values: Values, io: CliIo): Values =>
   values.secret === undefined && io.env.PASSGATE_CLIENT_SECRET ? { ...values, secret: io.env.PASSGATE_CLIENT_SECRET } : values;
 
+const keyService = (ctx: AppContext) => createKeyService({ db: ctx.db, config: ctx.config, keys: ctx.keys });
+
+function keyLines(io: CliIo, keys: SigningKeyView[]): void {
+  for (const key of keys) {
+    io.out(`  ${key.kid} ${key.alg.padEnd(5)} ${key.status === 'signing' ? 'signing' : `verifying only, published until ${new Date(key.retiresAt ?? 0).toISOString()}`}`);
+  }
+}
+
+const RESTART_NOTE = 'Running instances read the keys at start-up: restart every instance (a rolling restart) to use them.';
+
 export const COMMANDS: Record<string, Command> = {
+  'keys list': {
+    flags: [],
+    async run({ ctx, io }) {
+      io.out('Signing keys (published at /oidc/jwks):');
+      keyLines(io, await keyService(ctx).listSigningKeys());
+    },
+  },
+  'keys rotate-signing': {
+    flags: [],
+    async run({ ctx, io }) {
+      const keys = await keyService(ctx).rotateSigningKeys();
+      io.out('New signing keys added; the previous ones only verify, until the longest token lifetime has passed:');
+      keyLines(io, keys);
+      io.out('Keys past that time are retired at the next start or rotation.');
+      io.out(RESTART_NOTE);
+    },
+  },
+  'keys rotate-cookies': {
+    flags: [],
+    async run({ ctx, io }) {
+      const { kept } = await keyService(ctx).rotateCookieKeys();
+      io.out(`New cookie key added; it signs, the ${kept - 1} previous one(s) kept still verify (older ones dropped).`);
+      io.out(RESTART_NOTE);
+    },
+  },
+
   'tenant create': {
     flags: TENANT_FLAGS,
     async run({ ctx, values, io }) {

@@ -18,7 +18,7 @@ function flagLines(specs: FlagSpec[], only?: string[]): string {
 }
 
 export function helpText(): string {
-  return `Passgate command line: manage tenants, clients (relying parties) and users.
+  return `Passgate command line: manage tenants, clients (relying parties), users and keys.
 
 Usage: npm run passgate -- <command> [flags]
 
@@ -35,6 +35,9 @@ Commands:
   client remove --id <id>
   user create --tenant <tenant> (--email <address> | --phone <number>) --name <name> [--password <p>] [--status <s>]
   user set-password --tenant <tenant> --username <email or phone> [--password <p>]
+  keys list                            the signing keys and which of them sign
+  keys rotate-signing                  new signing keys sign; the previous ones verify until the longest token lifetime has passed
+  keys rotate-cookies                  a new cookie key signs; the previous two still verify
   help
 
 Flag values:
@@ -58,6 +61,10 @@ Secrets:
   PASSGATE_CLIENT_SECRET, instead of flags, so they stay out of shell history. Neither is ever
   printed. A confidential client created without a secret (or a public client turned confidential)
   gets a generated one, printed once. client update changes the secret only with --secret.
+
+Keys:
+  Stored keys are encrypted with APP_SECRET. Keys given by OIDC_JWKS or COOKIE_KEYS are rotated
+  in the environment instead. Running instances use new keys once restarted.
 
 Configuration comes from the environment, as for the server (DATABASE_URL, APP_SECRET…).
 Exit status: 0 done, 1 invalid input (one line per problem on stderr), 2 unknown command or flag.`;

@@ -7,6 +7,7 @@ import { AdminInputError } from '../features/admin-input-error.ts';
 import { describeProblems } from './flags.ts';
 import { COMMANDS, type CliIo, type Command, type Values } from './commands.ts';
 import { helpText } from './help.ts';
+import { ServerSecretsError } from '../oidc/server-secrets.ts';
 
 const processIo: CliIo = {
   out: (line) => console.log(line),
@@ -24,7 +25,7 @@ function parseCommand(argv: string[]): { name: string; command: Command; values:
   const name = `${group ?? ''} ${action ?? ''}`;
   const command = COMMANDS[name];
   if (!command) {
-    if (group && ['tenant', 'client', 'user'].includes(group)) {
+    if (group && ['tenant', 'client', 'user', 'keys'].includes(group)) {
       const actions = Object.keys(COMMANDS).filter((k) => k.startsWith(`${group} `)).map((k) => k.slice(group.length + 1));
       throw new UsageError(action ? `unknown command '${group} ${action}' (${group} commands: ${actions.join(', ')})` : `missing command after '${group}' (one of: ${actions.join(', ')})`);
     }
@@ -83,7 +84,7 @@ export async function run(argv: string[], io: CliIo = processIo): Promise<number
       for (const line of describeProblems(parsed.command.flags, error.problems, parsed.values, extra)) io.err(line);
       return 1;
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof ServerSecretsError) {
       io.err(error.message);
       return 1;
     }

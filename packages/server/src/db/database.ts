@@ -16,18 +16,104 @@ export function databaseEngine(url: string): DbEngine {
   return url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
 }
 
-export function createDatabase(url: string): Db {
+export interface DatabaseOptions {
+  /** PostgreSQL: how long opening a connection may take. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: how long a statement may run; 0 for no limit. */
+  statementTimeoutMs?: number;
+  /** SQLite: how long a write waits for another writer's lock. */
+  busyTimeoutMs?: number;
+  /** Where a connection that broke while idle or in use is reported (never with the connection string). */
+  onConnectionError?: (error: Error) => void;
+}
+
+export const DATABASE_DEFAULTS = { connectTimeoutMs: 5000, statementTimeoutMs: 10_000, busyTimeoutMs: 5000 } as const;
+
+/** The database cannot be opened or written at all: start-up stops with this message. */
+export class DatabaseUnavailableError extends Error {}
+
+export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
+  const { connectTimeoutMs, statementTimeoutMs, busyTimeoutMs } = { ...DATABASE_DEFAULTS, ...definedOnly(options) };
   if (databaseEngine(url) === 'sqlite') {
     const file = url.slice('sqlite:'.length);
-    if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
-    const sqlite = new SQLite(file);
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(file, busyTimeoutMs) }) });
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: connectTimeoutMs,
+    // A dead peer (a failover, a cut network) is noticed by TCP rather than by the next query hanging.
+    keepAlive: true,
+    ...(statementTimeoutMs > 0
+      ? {
+          statement_timeout: statementTimeoutMs,
+          // Only for a server that went silent: a live one ends the statement itself first (57014).
+          query_timeout: statementTimeoutMs + 1000,
+        }
+      : {}),
+  });
+  const report = options.onConnectionError ?? ((error: Error) => console.warn(`PostgreSQL connection error (the pool reconnects): ${error.message}`));
+  // pg emits 'error' on an idle pooled client and on a client in use when its connection dies
+  // (pg_terminate_backend, a restart, a failover). Unheard, that event kills the process; heard,
+  // the broken client is dropped on release and the pool opens a new one for the next request.
+  pool.on('error', report);
+  pool.on('connect', (client) => {
+    client.on('error', report);
+    dropConnectionOnReadTimeout(client);
+  });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * After pg's query_timeout the statement is still outstanding on the connection, so every later
+ * query on that pooled client would queue behind an answer that may never come (a silent peer, a
+ * half-open socket after a partition). Dropping the connection makes pg-pool discard the client on
+ * release and open a fresh one.
+ */
+function dropConnectionOnReadTimeout(client: pg.PoolClient): void {
+  const target = client as unknown as { query: (...args: unknown[]) => unknown; connection: { stream: { destroy(): void } } };
+  const query = target.query.bind(client);
+  target.query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      if (error instanceof Error && error.message === 'Query read timeout') target.connection.stream.destroy();
+      throw error;
+    });
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * Opens the SQLite file and proves it writable now, so a read-only file or directory, a full disk
+ * or a path that is not a database stops start-up with a message naming the file instead of
+ * failing the first sign-in.
+ */
+function openSqlite(file: string, busyTimeoutMs: number): SQLite.Database {
+  const where = file === ':memory:' ? file : resolve(file);
+  let sqlite: SQLite.Database | undefined;
+  try {
+    if (file !== ':memory:') mkdirSync(dirname(where), { recursive: true });
+    sqlite = new SQLite(file, { timeout: busyTimeoutMs });
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    sqlite.exec('BEGIN IMMEDIATE');
+    sqlite.exec('ROLLBACK');
+    return sqlite;
+  } catch (error) {
+    sqlite?.close();
+    const code = (error as { code?: unknown }).code;
+    const reason = `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}`;
+    throw new DatabaseUnavailableError(
+      `The SQLite database file ${where} (DATABASE_URL) cannot be opened for writing (${reason}). ` +
+        'Check that the file and its directory are writable by this user and that the disk has space.',
+      { cause: error },
+    );
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

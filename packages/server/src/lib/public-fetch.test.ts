@@ -45,7 +45,7 @@ describe('canonicalHost and OUTGOING_ALLOW_PRIVATE_HOSTS', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', OUTGOING_ALLOW_PRIVATE_HOSTS: '127.0.0.1,cdn.test:443' })).toThrow(/OUTGOING_ALLOW_PRIVATE_HOSTS: not a host name or IP address: cdn\.test:443/);
     const production = {
       NODE_ENV: 'production', PUBLIC_URL: 'https://id.example.com', SMTP_URL: 'smtp://mail.example.com', SMS_PROVIDER: 'twilio',
-      TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM: '+15005550006',
+      TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'token', TWILIO_FROM: '+15005550006', APP_SECRET: 'a-production-app-secret-of-at-least-32-characters',
     };
     expect(loadConfig(production).outgoing.allowPrivateHosts).toEqual([]);
     expect(() => loadConfig({ ...production, OUTGOING_ALLOW_PRIVATE_HOSTS: '127.0.0.1' })).toThrow(ConfigError);

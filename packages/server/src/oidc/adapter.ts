@@ -5,21 +5,36 @@ import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
- * Storage for the provider's short-lived artifacts (sessions, interactions, codes, tokens, grants):
- * one table keyed by model and id (DESIGN.md section 10), or Redis when REDIS_URL is set. Clients
- * are not stored here: the provider reads them from the clients table through `loadClient`.
+ * Storage for the provider's artifacts: one table keyed by model and id (DESIGN.md section 10).
+ * With REDIS_URL, the short-lived ones (interactions, codes, access tokens) go to Redis instead;
+ * sessions, grants and refresh tokens stay in the database, so losing or flushing Redis signs nobody
+ * out (DESIGN.md section 4). Clients are not stored here: the provider reads them from the clients
+ * table through `loadClient`.
  */
 
 export type ClientLoader = (clientId: string) => Promise<AdapterPayload | undefined>;
 
-const GRANTABLE = new Set([
-  'AccessToken',
+/**
+ * What may live in Redis: artifacts that expire within minutes (an hour for access tokens) and whose
+ * loss costs at most a restarted sign-in or a refresh. Anything not named here, including models a
+ * later provider version adds, stays in the database.
+ */
+const SHORT_LIVED = new Set([
+  'Interaction',
   'AuthorizationCode',
-  'RefreshToken',
-  'DeviceCode',
+  'AccessToken',
   'ClientCredentials',
+  'DeviceCode',
   'BackchannelAuthenticationRequest',
+  'PushedAuthorizationRequest',
+  'ReplayDetection',
+  'LogoutRequest',
 ]);
+
+/** The longest a Redis key may live, should the provider ever hand a short-lived artifact no expiry. */
+const MAX_REDIS_TTL_SECONDS = 24 * 3600;
+
+export const storedInRedis = (model: string) => SHORT_LIVED.has(model);
 
 class ClientAdapter implements Adapter {
   constructor(private readonly loadClient: ClientLoader) {}
@@ -42,9 +57,13 @@ class ClientAdapter implements Adapter {
 
 class DatabaseAdapter implements Adapter {
   constructor(
-    private readonly db: Db,
+    private readonly store: AdapterStore,
     private readonly model: string,
   ) {}
+
+  private get db() {
+    return this.store.db;
+  }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     const row = {
@@ -101,58 +120,37 @@ class DatabaseAdapter implements Adapter {
   async destroy(id: string): Promise<void> {
     await this.db.deleteFrom('oidc_payloads').where('model', '=', this.model).where('id', '=', id).execute();
   }
-  async revokeByGrantId(grantId: string): Promise<void> {
-    await this.db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
+  revokeByGrantId(grantId: string): Promise<void> {
+    return revokeGrant(this.store, grantId);
   }
 }
 
 class RedisAdapter implements Adapter {
   constructor(
-    private readonly redis: Redis,
+    private readonly store: AdapterStore & { redis: Redis },
     private readonly model: string,
   ) {}
+
+  private get redis() {
+    return this.store.redis;
+  }
 
   private key(id: string) {
     return `oidc:${this.model}:${id}`;
   }
 
-  /** Keeps `set` (an index of keys) alive as long as its longest-lived member; for good when a member never expires. */
-  private async extendIndex(multi: ReturnType<Redis['multi']>, set: string, expiresIn: number): Promise<void> {
-    if (!expiresIn) {
-      multi.persist(set);
-      return;
-    }
-    const ttl = await this.redis.ttl(set);
-    // -1: the index already lives for good; -2: it is new.
-    if (ttl !== -1 && ttl < expiresIn) multi.expire(set, expiresIn);
-  }
-
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    const ttl = expiresIn > 0 ? Math.min(expiresIn, MAX_REDIS_TTL_SECONDS) : MAX_REDIS_TTL_SECONDS;
     const key = this.key(id);
     const multi = this.redis.multi();
-    multi.set(key, JSON.stringify(payload));
-    if (expiresIn) multi.expire(key, expiresIn);
-    if (GRANTABLE.has(this.model) && payload.grantId) {
-      const grantKey = `oidc:grant:${payload.grantId}`;
-      multi.rpush(grantKey, key);
-      // The grant index lives as long as its longest-lived member.
-      const ttl = await this.redis.ttl(grantKey);
-      if (expiresIn && ttl < expiresIn) multi.expire(grantKey, expiresIn);
-    }
-    if (payload.accountId) {
-      const accountKey = accountIndexKey(payload.accountId);
-      multi.sadd(accountKey, key);
-      await this.extendIndex(multi, accountKey, expiresIn);
-    }
-    if (payload.userCode) {
-      multi.set(`oidc:userCode:${payload.userCode}`, id);
-      if (expiresIn) multi.expire(`oidc:userCode:${payload.userCode}`, expiresIn);
-    }
-    if (payload.uid) {
-      multi.set(`oidc:uid:${payload.uid}`, id);
-      if (expiresIn) multi.expire(`oidc:uid:${payload.uid}`, expiresIn);
-    }
-    await multi.exec();
+    multi.set(key, JSON.stringify(payload), 'EX', ttl);
+    // Indexes of keys, so a grant or an account can be revoked at once. Each lives as long as its
+    // longest-lived member and no longer; a member that expired first is only a dangling name.
+    if (payload.grantId) addToIndex(multi, grantIndexKey(payload.grantId), key, ttl);
+    if (payload.accountId) addToIndex(multi, accountIndexKey(payload.accountId), key, ttl);
+    if (payload.userCode) multi.set(`oidc:userCode:${payload.userCode}`, id, 'EX', ttl);
+    if (payload.uid) multi.set(`oidc:uid:${payload.uid}`, id, 'EX', ttl);
+    await execOrThrow(multi);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
@@ -171,21 +169,46 @@ class RedisAdapter implements Adapter {
     const key = this.key(id);
     const value = await this.redis.get(key);
     if (!value) return;
-    const ttl = await this.redis.ttl(key);
     const payload = { ...(JSON.parse(value) as AdapterPayload), consumed: Math.floor(Date.now() / 1000) };
-    if (ttl > 0) await this.redis.set(key, JSON.stringify(payload), 'EX', ttl);
-    else await this.redis.set(key, JSON.stringify(payload));
+    await this.redis.set(key, JSON.stringify(payload), 'KEEPTTL');
   }
   async destroy(id: string): Promise<void> {
     await this.redis.del(this.key(id));
   }
-  async revokeByGrantId(grantId: string): Promise<void> {
-    const grantKey = `oidc:grant:${grantId}`;
-    const keys = await this.redis.lrange(grantKey, 0, -1);
-    await this.redis.del(...keys, grantKey);
+  revokeByGrantId(grantId: string): Promise<void> {
+    return revokeGrant(this.store, grantId);
   }
 }
 
+/**
+ * SADD plus an expiry raised to `ttl` when shorter (a new set has none): atomic, so two instances
+ * adding at once cannot leave the set with the shorter expiry.
+ */
+const EXTEND_TTL = `local t = redis.call('TTL', KEYS[1]) if t < tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return t`;
+
+function addToIndex(multi: ReturnType<Redis['multi']>, index: string, member: string, ttl: number) {
+  multi.sadd(index, member);
+  multi.eval(EXTEND_TTL, 1, index, ttl);
+}
+
+/** MULTI answers each command's error in its results instead of rejecting. */
+async function execOrThrow(multi: ReturnType<Redis['multi']>): Promise<void> {
+  const results = await multi.exec();
+  const failed = results?.find(([error]) => error);
+  if (failed?.[0]) throw failed[0];
+}
+
+/** Everything issued under a grant, in both stores: the provider asks each model, but one call must suffice. */
+async function revokeGrant(store: AdapterStore, grantId: string): Promise<void> {
+  await store.db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
+  if (!store.redis) return;
+  const index = grantIndexKey(grantId);
+  const keys = await store.redis.smembers(index);
+  await store.redis.del(...keys, index);
+}
+
+// Not `oidc:grant:`: that name held lists (RPUSH) before, and a set command on one fails.
+const grantIndexKey = (grantId: string) => `oidc:grant-index:${grantId}`;
 const accountIndexKey = (accountId: string) => `oidc:account:${accountId}`;
 
 export interface AdapterStore {
@@ -196,8 +219,8 @@ export interface AdapterStore {
 /** What the rest of the server may ask of the provider's storage. */
 export interface OidcStore {
   /**
-   * Deletes everything the provider holds for an account: sessions, grants, access and refresh
-   * tokens, authorization codes. In the database, pass the transaction that deletes the account;
+   * Deletes everything the provider holds for an account, in the database (sessions, grants, refresh
+   * tokens) and in Redis (access tokens, codes). Pass the transaction that deletes the account;
    * Redis is not transactional, so call it again after that transaction commits (it is idempotent).
    */
   forgetAccount(accountId: string, executor?: Kysely<Database>): Promise<void>;
@@ -206,10 +229,8 @@ export interface OidcStore {
 export function createOidcStore(store: AdapterStore): OidcStore {
   return {
     async forgetAccount(accountId, executor = store.db) {
-      if (!store.redis) {
-        await executor.deleteFrom('oidc_payloads').where('account_id', '=', accountId).execute();
-        return;
-      }
+      await executor.deleteFrom('oidc_payloads').where('account_id', '=', accountId).execute();
+      if (!store.redis) return;
       const accountKey = accountIndexKey(accountId);
       const keys = await store.redis.smembers(accountKey);
       await store.redis.del(...keys, accountKey);
@@ -221,7 +242,8 @@ export function createOidcStore(store: AdapterStore): OidcStore {
 export function createAdapterFactory(store: AdapterStore, loadClient: ClientLoader) {
   return function adapterFor(model: string): Adapter {
     if (model === 'Client') return new ClientAdapter(loadClient);
-    return store.redis ? new RedisAdapter(store.redis, model) : new DatabaseAdapter(store.db, model);
+    const { redis } = store;
+    return redis && storedInRedis(model) ? new RedisAdapter({ ...store, redis }, model) : new DatabaseAdapter(store, model);
   };
 }
 

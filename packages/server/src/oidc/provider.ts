@@ -6,6 +6,7 @@ import { verifySecret } from '../lib/passwords.ts';
 import type { ServerSecrets } from './server-secrets.ts';
 import type { LogoutRequests } from './logout-requests.ts';
 import { renderProviderError } from './provider-error-page.ts';
+import { answerDependencyFailuresWith503 } from './provider-dependency-errors.ts';
 
 /**
  * The OpenID Connect provider (panva's oidc-provider), configured in this one file. The identity
@@ -182,6 +183,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   // Every request reaches the provider through asPublicRequest, which sets the forwarded headers
   // from PUBLIC_URL and Fastify's own view of the client address: they are always to be believed.
   provider.proxy = true;
+  answerDependencyFailuresWith503(provider);
 
   // Client secrets are stored as argon2id hashes, so the provider compares through argon2 (the
   // extension point its author recommends for hashed secrets; symmetric algorithms stay disabled).

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ErrorCode, errorMessages, type ErrorEnvelope } from '@passgate/contract';
+import { describeDependencyFailure, isDependencyFailure, RETRY_AFTER_SECONDS } from '../lib/dependency-errors.ts';
 
 /** The one error type of the API: its code is also the i18n key of its message. */
 export class ApiError extends Error {
@@ -35,11 +36,25 @@ function validationFailure(issues: ValidationIssue[], context: string | undefine
   return envelope(code, field, detail);
 }
 
+/** During an outage every request fails alike: one warning per this many milliseconds says so. */
+const DEPENDENCY_WARNING_INTERVAL_MS = 10_000;
+
 /**
- * Turns ApiError, validation failures (400, naming the field) and anything unexpected (logged,
- * 500 with no detail) into the error envelope of DESIGN.md section 6.
+ * Turns ApiError, validation failures (400, naming the field), a database or Redis that cannot
+ * serve (503/1294 with Retry-After, a warning) and anything else unexpected (logged, 500 with no
+ * detail) into the error envelope of DESIGN.md section 6.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
+  // Every 503 is a 'try again shortly' (an unsent code, an unreachable provider, a dependency
+  // away): saying when lets clients and load balancers back off instead of hammering.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return payload;
+  });
+
+  let lastDependencyWarning = 0;
+  let suppressedWarnings = 0;
+
   app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
       return reply.status(error.status).send(envelope(error.code, error.field, error.message));
@@ -58,6 +73,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       // Malformed JSON, an empty body, an unsupported content type and the like.
       return reply.status(status).send(envelope(ErrorCode.BadRequest, undefined, `${errorMessages[ErrorCode.BadRequest]}: ${error.message}`));
+    }
+    if (isDependencyFailure(error)) {
+      // A stack per request would bury the logs for as long as the outage lasts, and says nothing
+      // the first line does not.
+      const now = Date.now();
+      if (now - lastDependencyWarning >= DEPENDENCY_WARNING_INTERVAL_MS) {
+        request.log.warn({ dependencyError: describeDependencyFailure(error), suppressed: suppressedWarnings }, 'a dependency (database or Redis) cannot serve: answering 503');
+        lastDependencyWarning = now;
+        suppressedWarnings = 0;
+      } else {
+        suppressedWarnings += 1;
+      }
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(envelope(ErrorCode.ServiceUnavailable));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(envelope(ErrorCode.Internal));

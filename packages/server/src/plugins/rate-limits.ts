@@ -26,9 +26,20 @@ export interface RateLimits {
 export const RESEND_COOLDOWN_SECONDS = 60;
 
 function limiter(redis: Redis | undefined, keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
-  return redis
-    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:${keyPrefix}`, points, duration, useRedisPackage: false })
-    : new RateLimiterMemory({ keyPrefix, points, duration });
+  const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+  if (!redis) return memory;
+  return new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `rl:${keyPrefix}`,
+    points,
+    duration,
+    useRedisPackage: false,
+    // While Redis is down or reconnecting, each instance counts in its own memory: budgets stay
+    // enforced (per instance, so at most instances × points) and a sign-in is not refused for a
+    // counter store it does not need. Not-ready means no wait for the command timeout either.
+    insuranceLimiter: memory,
+    rejectIfRedisNotReady: true,
+  });
 }
 
 export function createRateLimits(config: Config, redis: Redis | undefined): RateLimits {

@@ -24,7 +24,7 @@ export type ErrorOutcome =
   | { kind: 'message'; code: number; serverMessage: string }
   /** No answer: 'Cannot connect to Server'. */
   | { kind: 'network' }
-  /** A 5xx: go to the Error screen with state 500. */
+  /** A 5xx (except the retryable 503s: 1292, 1293, 1294): go to the Error screen with state 500. */
   | { kind: 'server-error' }
   /** 'Pending': passed over silently. */
   | { kind: 'silent' };
@@ -33,9 +33,11 @@ export function classifyError(error: unknown): ErrorOutcome {
   if (error instanceof NetworkError) return { kind: 'network' };
   if (error instanceof ApiError) {
     if (error.code === ErrorCode.Pending) return { kind: 'silent' };
-    // A failed e-mail or SMS, or an unreachable Google or Facebook, is a 503 the user can act on
-    // (try again): said on the screen.
-    const retryable = error.code === ErrorCode.DeliveryFailed || error.code === ErrorCode.ProviderUnavailable;
+    // A failed e-mail or SMS, an unreachable Google or Facebook, or a database or Redis that is
+    // briefly away is a 503 the user can act on (try again): said where the user is, since the
+    // Error screen would lose what they typed for a fault that usually lasts seconds.
+    const retryable =
+      error.code === ErrorCode.DeliveryFailed || error.code === ErrorCode.ProviderUnavailable || error.code === ErrorCode.ServiceUnavailable;
     if (error.status >= 500 && !retryable) return { kind: 'server-error' };
     return { kind: 'message', code: error.code, serverMessage: error.message };
   }

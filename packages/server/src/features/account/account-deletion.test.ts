@@ -32,17 +32,15 @@ describe('DELETE /api/v1/me', () => {
     return ((await request.json()) as { skip: boolean }).skip;
   }
 
-  /** The models of the provider's artifacts stored for the account (table, or Redis keys through the account index). */
+  /** The models of the provider's artifacts stored for the account: the table, and Redis keys through the account index. */
   async function providerArtifacts(userId: string): Promise<string[]> {
+    const rows = await server.ctx.db.selectFrom('oidc_payloads').select('model').distinct().where('account_id', '=', userId).execute();
+    const models = rows.map((r) => r.model);
     const redis = server.ctx.redis;
     if (redis) {
-      const keys = await redis.smembers(`oidc:account:${userId}`);
-      const live = [];
-      for (const key of keys) if (await redis.exists(key)) live.push(key.split(':')[1]!);
-      return [...new Set(live)].sort();
+      for (const key of await redis.smembers(`oidc:account:${userId}`)) if (await redis.exists(key)) models.push(key.split(':')[1]!);
     }
-    const rows = await server.ctx.db.selectFrom('oidc_payloads').select('model').distinct().where('account_id', '=', userId).execute();
-    return rows.map((r) => r.model).sort();
+    return [...new Set(models)].sort();
   }
 
   beforeAll(async () => {

@@ -1,0 +1,176 @@
+import { createServer, Socket, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPostgresSchema, startTestServer, type TestServer } from '../../test/test-server.ts';
+
+const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+
+/**
+ * A TCP proxy in front of PostgreSQL that a test can cut (connections reset, new ones refused),
+ * silence (connections accepted, nothing ever answered, as a partitioned or hung server) and restore.
+ */
+async function startProxy(target: URL): Promise<{ port: number; cut(): void; silence(): void; restore(): void; close(): Promise<void> }> {
+  let mode: 'forward' | 'cut' | 'silent' = 'forward';
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => undefined);
+    if (mode === 'cut') return void client.destroy();
+    if (mode === 'silent') return void client.pause();
+    const upstream = new Socket();
+    sockets.add(upstream);
+    upstream.on('close', () => {
+      sockets.delete(upstream);
+      client.destroy();
+    });
+    upstream.on('error', () => undefined);
+    client.on('close', () => upstream.destroy());
+    upstream.connect(Number(target.port || 5432), target.hostname, () => {
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('no proxy port');
+  const dropAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    port: address.port,
+    cut() {
+      mode = 'cut';
+      dropAll();
+    },
+    silence() {
+      // Established connections stop carrying anything too: the server is there, it just never answers.
+      mode = 'silent';
+      for (const socket of sockets) {
+        socket.unpipe();
+        socket.pause();
+      }
+    },
+    restore() {
+      // As when a partition heals: what was half-open is reset, new connections get through.
+      dropAll();
+      mode = 'forward';
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        dropAll();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function getPolicy(server: TestServer): Promise<{ status: number; retryAfter: string | null; code?: number; ms: number }> {
+  const started = Date.now();
+  const response = await fetch(`${server.url}/api/v1/tenants/demo/password-policy`, { signal: AbortSignal.timeout(15_000) });
+  const body = (await response.json()) as { error?: { code: number } };
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), code: body.error?.code, ms: Date.now() - started };
+}
+
+describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (error: unknown) => unhandled.push(error);
+  beforeAll(() => {
+    process.on('uncaughtException', onUnhandled);
+    process.on('unhandledRejection', onUnhandled);
+  });
+  afterAll(() => {
+    process.off('uncaughtException', onUnhandled);
+    process.off('unhandledRejection', onUnhandled);
+  });
+
+  it('survives pg_terminate_backend on all its connections, during and between requests', async () => {
+    // Its own schema and application_name, so only this server's connections are terminated (other
+    // test files may be using the same database at the same time).
+    const schema = await freshPostgresSchema(postgresUrl!);
+    const applicationName = `passgate-faults-${process.pid}-${Date.now()}`;
+    const url = new URL(schema.url);
+    url.searchParams.set('application_name', applicationName);
+    const server = await startTestServer({ databaseUrl: url.toString() });
+    const pg = await import('pg');
+    const admin = new pg.default.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    const terminateAll = async () => {
+      const { rows } = await admin.query<{ terminated: boolean }>('select pg_terminate_backend(pid) as terminated from pg_stat_activity where application_name = $1', [applicationName]);
+      return rows.length;
+    };
+    try {
+      expect((await getPolicy(server)).status).toBe(200);
+      // Between requests: every pooled connection of this server dies while idle.
+      expect(await terminateAll()).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await getPolicy(server)).status).toBe(200);
+
+      // During requests: terminated again and again while a burst is in flight; whatever fails
+      // must be an honest 503, never a crash.
+      const burst = Array.from({ length: 30 }, () => getPolicy(server));
+      for (let i = 0; i < 5; i++) {
+        await terminateAll();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const results = await Promise.all(burst);
+      for (const result of results) expect([200, 503]).toContain(result.status);
+      for (const result of results.filter((r) => r.status === 503)) expect(result).toMatchObject({ code: 1294, retryAfter: '5' });
+
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await getPolicy(server)).status).toBe(200);
+      expect(unhandled).toEqual([]);
+    } finally {
+      await admin.end();
+      await server.close();
+      await schema.drop();
+    }
+  }, 60_000);
+
+  it('answers 503 with Retry-After while the database is cut or silent, and recovers without a restart', async () => {
+    const schema = await freshPostgresSchema(postgresUrl!);
+    const proxy = await startProxy(new URL(postgresUrl!));
+    const viaProxy = new URL(schema.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const server = await startTestServer({
+      databaseUrl: viaProxy.toString(),
+      env: { DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '1500' },
+      captureLogs: true,
+    });
+    try {
+      expect((await getPolicy(server)).status).toBe(200);
+
+      proxy.cut();
+      for (let i = 0; i < 3; i++) {
+        const during = await getPolicy(server);
+        expect(during).toMatchObject({ status: 503, code: 1294, retryAfter: '5' });
+        expect(during.ms).toBeLessThan(4000);
+      }
+      proxy.restore();
+      expect((await getPolicy(server)).status).toBe(200);
+
+      // A silent peer: connections are accepted (and established ones kept) but nothing answers.
+      proxy.silence();
+      for (let i = 0; i < 2; i++) {
+        const during = await getPolicy(server);
+        expect(during).toMatchObject({ status: 503, code: 1294, retryAfter: '5' });
+        // Within the statement's read timeout (1.5 s + 1 s) or the connect timeout (1 s), plus slack.
+        expect(during.ms).toBeLessThan(5000);
+      }
+      proxy.restore();
+      expect((await getPolicy(server)).status).toBe(200);
+      expect((await getPolicy(server)).status).toBe(200);
+      expect(unhandled).toEqual([]);
+
+      // Said as a warning without a stack; nothing logged as an unexpected error.
+      const lines = server.logs.flatMap((chunk) => chunk.split('\n')).filter(Boolean);
+      const warnings = lines.filter((line) => line.includes('a dependency (database or Redis) cannot serve'));
+      expect(warnings.length).toBeGreaterThan(0);
+      for (const line of warnings) expect(line).not.toContain('"stack"');
+      expect(lines.filter((line) => line.includes('unhandled error'))).toEqual([]);
+    } finally {
+      await server.close();
+      await proxy.close();
+      await schema.drop();
+    }
+  }, 60_000);
+});

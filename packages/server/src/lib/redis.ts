@@ -1,0 +1,85 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+
+/**
+ * The Redis client. Redis holds only short-lived artifacts and counters (DESIGN.md section 4), so
+ * an outage must cost a fast 503 on what needs it, never a hang, a crash or a stack trace on stderr.
+ */
+
+type RedisConfig = Pick<Config, 'redisKeyPrefix' | 'redisConnectTimeoutMs' | 'redisCommandTimeoutMs'>;
+
+/** The URL fit for a log line: the password (and a lone username, which may be a token) masked. */
+export function maskRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    else if (parsed.username) parsed.username = '***';
+    return parsed.toString();
+  } catch {
+    return 'REDIS_URL (unparsable)';
+  }
+}
+
+/** Capped exponential backoff, so a Redis that comes back is used again without a restart. */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(100 * 2 ** Math.min(attempt, 6), 3000);
+}
+
+export function createRedisClient(url: string, config: RedisConfig, log: Pick<Logger, 'warn' | 'info'>): Redis {
+  const redis = new Redis(url, {
+    keyPrefix: config.redisKeyPrefix,
+    connectTimeout: config.redisConnectTimeoutMs,
+    // Bounds a command's whole life, time queued during a reconnect included: the caller answers 503.
+    commandTimeout: config.redisCommandTimeoutMs,
+    // A peer that accepts and stays silent: the socket is dropped and a reconnect tried, instead of
+    // every later command waiting its full timeout on a dead connection.
+    socketTimeout: config.redisCommandTimeoutMs,
+    // The offline queue rides out a restart of a few hundred milliseconds; the commandTimeout above
+    // and one retry keep it from holding requests for longer during a real outage.
+    maxRetriesPerRequest: 1,
+    retryStrategy: reconnectDelay,
+  });
+  const where = maskRedisUrl(url);
+  let down = false;
+  // Without a listener ioredis prints every failed reconnect with its stack; one line per outage is enough.
+  redis.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    log.warn({ redis: where, err: { message: error.message, code: (error as NodeJS.ErrnoException).code } }, 'Redis (REDIS_URL) unreachable; requests that need it answer 503 until it is back');
+  });
+  redis.on('ready', () => {
+    if (!down) return;
+    down = false;
+    log.info({ redis: where }, 'Redis (REDIS_URL) reachable again');
+  });
+  return redis;
+}
+
+/**
+ * Resolves once Redis answers; retries (the client reconnects by itself) until `timeoutMs`, then
+ * rejects with a message naming REDIS_URL, password masked, and closes the client so the process
+ * can exit: Passgate never listens with a Redis it cannot reach at start.
+ */
+export async function waitForRedis(redis: Redis, url: string, timeoutMs: number, log: Pick<Logger, 'warn'>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let warned = false;
+  for (;;) {
+    try {
+      await redis.ping();
+      return;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (Date.now() >= deadline) {
+        redis.disconnect();
+        const failure = new Error(`Cannot reach Redis at REDIS_URL=${maskRedisUrl(url)} within STARTUP_TIMEOUT_MS (${timeoutMs} ms): ${reason}`);
+        // The start-up failure is printed whole; the stack of a ping adds nothing to it.
+        failure.stack = failure.message;
+        throw failure;
+      }
+      if (!warned) log.warn(`cannot reach Redis at REDIS_URL=${maskRedisUrl(url)} (${reason}); retrying for up to ${Math.ceil((deadline - Date.now()) / 1000)} s`);
+      warned = true;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500, Math.max(0, deadline - Date.now()))));
+    }
+  }
+}
