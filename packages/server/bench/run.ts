@@ -3,11 +3,12 @@ import { startTestServer } from '../test/test-server.ts';
 import { TestBrowser } from '../test/browser.ts';
 import { authorizationRequest, finishSignIn, relyingParty, startSignIn } from '../test/relying-party.ts';
 import { benchDeviceSignIn } from './device-sign-in.ts';
+import { benchTimeToReady } from './time-to-ready.ts';
 
 /**
  * Benchmarks of the sign-in path on this machine: a whole OIDC sign-in (authorization request,
- * login API with argon2id, code exchange), the login API alone, a sign-in with a device, and the
- * memory it takes.
+ * login API with argon2id, code exchange), the login API alone, a sign-in with a device, the
+ * memory it takes, and how soon the production process answers after it starts.
  * Loopback only, bounded in count. Run with `npm run bench`.
  */
 
@@ -22,6 +23,9 @@ function summary(name: string, samples: number[]) {
 }
 
 async function main() {
+  // First, while nothing else runs in this process.
+  await benchTimeToReady();
+
   // The sign-in budgets protect real accounts; the benchmark signs one account in many times.
   const server = await startTestServer({ env: { LOGIN_RATE_LIMIT_PER_IP: '1000000', LOGIN_LOCKOUT_AFTER_FAILURES: '100', CODE_SENDS_PER_IP_PER_HOUR: '1000' } });
   try {

@@ -74,7 +74,7 @@ describe('the HTTP application', () => {
 
     const tooLong = await post(padding(1024 * 1024));
     expect(tooLong.status).toBe(413);
-    expect(await tooLong.json()).toEqual({ error: { code: 1003, message: 'Request too large' } });
+    expect(await tooLong.json()).toEqual({ error: { code: 1003, message: 'Request too large', requestId: tooLong.headers.get('x-request-id') } });
 
     // Just within the limit the body is read and judged on its content: never a 413.
     const body = padding(1024 * 1024 - 200);

@@ -7,7 +7,11 @@ import { registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './spa.ts';
 import { registerBrowserBinding } from './plugins/browser-binding.ts';
-import { asPublicRequest } from './oidc/public-request.ts';
+import { registerMetrics } from './plugins/metrics.ts';
+import { answerUnknownProviderPathsWithJson404, asPublicRequest } from './oidc/public-request.ts';
+import { logProviderServerErrors } from './oidc/provider-dependency-errors.ts';
+import { registerRequestIdHeader, requestIdOptions } from './plugins/request-id.ts';
+import { healthRoutes } from './features/health/health.routes.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { redactUrl } from './lib/redact-url.ts';
 import { loginFlowRoutes } from './features/login-flow/login-flow.routes.ts';
@@ -35,6 +39,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const { config } = ctx;
   const app = Fastify({
     trustProxy: config.trustProxy,
+    ...requestIdOptions(config.trustProxy),
     bodyLimit: 1024 * 1024,
     logger:
       options.logger === false
@@ -50,8 +55,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerRequestIdHeader(app);
   registerErrorHandling(app);
   registerBrowserBinding(app, ctx.provider);
+  registerMetrics(app, ctx);
 
   await registerSecurityHeaders(app, config.publicUrl.startsWith('https://'));
 
@@ -80,12 +87,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   }
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await ctx.db.selectFrom('tenants').select('id').limit(1).execute();
-    return { status: 'ok' };
-  });
+  await app.register(healthRoutes, { ctx });
 
   await app.register(middie, { hook: 'onRequest' });
+  answerUnknownProviderPathsWithJson404(ctx.provider);
+  logProviderServerErrors(ctx.provider, app.log);
   app.use('/oidc', asPublicRequest(config.publicUrl, ctx.provider.callback()));
 
   await registerSpa(app, ctx);

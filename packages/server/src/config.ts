@@ -1,9 +1,11 @@
 import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { EsmsSettings } from './messaging/sms/esms.ts';
 import type { TwilioSettings } from './messaging/sms/twilio.ts';
 import { canonicalHost } from './lib/public-fetch.ts';
+import { packageRoot } from './lib/package-root.ts';
 
 /**
  * Configuration from the environment, parsed and checked once at start-up. A bad value stops
@@ -16,6 +18,10 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** Port of the separate listener serving GET /metrics; unset (or empty), there is no such listener. */
+  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional()),
+  /** Address of the metrics listener: loopback unless the scraper needs more. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATABASE_URL: z
     .string()
@@ -92,6 +98,9 @@ export interface Config {
   isProduction: boolean;
   port: number;
   host: string;
+  /** The metrics listener's port (0: any free one), or undefined for no metrics listener. */
+  metricsPort: number | undefined;
+  metricsHost: string;
   publicUrl: string;
   issuer: string;
   databaseUrl: string;
@@ -179,6 +188,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     }
   }
 
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+    throw new ConfigError('Invalid configuration:\n  METRICS_PORT: must differ from PORT (metrics are never served on the public port)');
+  }
+
   const sms = smsSettings(env);
   const allowPrivateHosts = outgoingAllowPrivateHosts(env, isProduction);
 
@@ -188,6 +201,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     isProduction,
     port: env.PORT,
     host: env.HOST,
+    metricsPort: env.METRICS_PORT,
+    metricsHost: env.METRICS_HOST,
     publicUrl,
     issuer: `${publicUrl}/oidc`,
     databaseUrl: env.DATABASE_URL,
@@ -219,7 +234,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       interaction: 600,
     },
     rateLimit: { loginPerIp: env.LOGIN_RATE_LIMIT_PER_IP, lockoutAfterFailures: env.LOGIN_LOCKOUT_AFTER_FAILURES, codeSendsPerIpPerHour: env.CODE_SENDS_PER_IP_PER_HOUR },
-    webDistDir: new URL('../../web/dist', import.meta.url).pathname,
+    webDistDir: join(packageRoot(import.meta.url), '../web/dist'),
     ...overrides,
   };
 }

@@ -18,6 +18,7 @@ import { createRecaptchaVerifier, type RecaptchaVerifier } from './features/reca
 import { pino, type Logger } from 'pino';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { createRedisClient, waitForRedis } from './lib/redis.ts';
+import { createMetrics, type Metrics } from './lib/metrics.ts';
 
 /**
  * Everything the server is made of, wired once (plain factories, no container). `buildApp` turns it
@@ -41,6 +42,8 @@ export interface AppContext {
   recaptcha: RecaptchaVerifier;
   /** For work outside a request (requests log through Fastify's own logger). */
   log: Logger;
+  /** This instance's Prometheus registry and series, fed by registerMetrics and served by startMetricsServer. */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,7 @@ export async function createAppContext(config: Config, options: { logStream?: No
   const clients = createClientQueries(db);
   const users = createUserQueries(db);
   const audit = createAuditQueries(db);
+  const metrics = createMetrics({ db, redis });
 
   const adapterFor = createAdapterFactory({ db, redis }, async (clientId) => {
     const client = await clients.findById(clientId);
@@ -101,6 +105,7 @@ export async function createAppContext(config: Config, options: { logStream?: No
     audit,
     rateLimits: createRateLimits(config, redis),
     messaging: createMessaging(config, db),
+    metrics,
     async close() {
       await db.destroy();
       if (redis) await redis.quit().catch(() => undefined);

@@ -4,6 +4,10 @@ import { buildApp } from './app.ts';
 import { seedDemo } from './seed/demo-seed.ts';
 import { purgeExpiredPayloads } from './oidc/adapter.ts';
 import { startupFailureMessage } from './db/startup.ts';
+import { startMetricsServer } from './plugins/metrics.ts';
+
+/** How long a stop waits for requests in flight before it exits anyway. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
 
 /** Starts Passgate: configuration, database (migrated), seed in development, then HTTP. */
 async function main(): Promise<void> {
@@ -29,6 +33,7 @@ async function main(): Promise<void> {
   }
   if (config.seedDemo) await seedDemo(ctx);
   const app = await buildApp(ctx);
+  const metricsServer = await startMetricsServer(ctx.metrics.registry, config, app.log);
 
   const purge = setInterval(() => {
     purgeExpiredPayloads(ctx.db).catch((error: unknown) => app.log.warn({ err: error }, 'purging expired OIDC artifacts failed'));
@@ -36,17 +41,40 @@ async function main(): Promise<void> {
   purge.unref();
 
   let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // An operator who signals twice wants the process gone now, requests in flight or not.
+      app.log.warn({ signal }, 'second signal: exiting without waiting for requests in flight');
+      process.exit(1);
+    }
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal }, 'shutting down: refusing new connections, finishing requests in flight');
     clearInterval(purge);
-    await app.close();
-    await ctx.close();
-    process.exit(0);
+    void metricsServer?.close();
+    // A client that never finishes its request must not keep the process past its supervisor's
+    // patience (Kubernetes sends SIGKILL 30 s after SIGTERM by default).
+    setTimeout(() => {
+      app.log.error({ signal }, `requests still in flight after ${SHUTDOWN_DEADLINE_MS / 1000} s: exiting anyway`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    // Fastify's close stops listening, closes the keep-alive connections idle at that moment
+    // (forceCloseConnections defaults to 'idle') and resolves once every connection is gone. A
+    // connection whose request was in flight turns idle only when it is answered, and its client may
+    // keep it open for as long as it likes: close those too as soon as they are idle.
+    setInterval(() => app.server.closeIdleConnections(), 100).unref();
+    app
+      .close()
+      .then(() => ctx.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutting down failed');
+          process.exit(1);
+        },
+      );
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Passgate is running on ${config.publicUrl} (${config.env}, ${config.databaseUrl.split(':')[0]})`);

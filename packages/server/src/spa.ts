@@ -37,9 +37,9 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     // HEAD too: what a link checker or uptime probe asks of a page before (or instead of) GET.
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/') && !path.startsWith('/oidc/') && !/\.[a-z0-9]+$/i.test(path);
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isMachinePath(path) && !/\.[a-z0-9]+$/i.test(path);
     if (!isPage) {
-      return reply.status(404).send(envelope(ErrorCode.NotFound, undefined, `Not found: ${request.method} ${path}`));
+      return reply.status(404).send(envelope(ErrorCode.NotFound, undefined, `Not found: ${request.method} ${path}`, request.id));
     }
     // Read on each request: small, and a rebuild is picked up without a restart.
     const indexHtml = await readFile(indexFile, 'utf8').catch(() => undefined);
@@ -49,6 +49,18 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     allowThirdParties(reply, https, await thirdPartiesOfPage(ctx, request));
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
   });
+}
+
+/**
+ * Paths that machines call (the API, the provider, probes, metrics, developer tools) and the probe
+ * names other servers use: an unknown one is a mistake to report, never the SPA's 200 page, which
+ * would make a mistyped probe or scrape target look healthy.
+ */
+const MACHINE_PREFIXES = ['/api', '/oidc', '/health', '/metrics', '/dev'];
+const PROBE_NAMES = new Set(['/readyz', '/livez']);
+
+function isMachinePath(path: string): boolean {
+  return PROBE_NAMES.has(path) || MACHINE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
 /** The pages that show the Google and Facebook buttons (SPEC.md section 2). */

@@ -3,7 +3,7 @@ import { createAdapterFactory } from '../src/oidc/adapter.ts';
 import { createUserService, type CreateUserInput } from '../src/features/users/users.service.ts';
 import { TestBrowser } from './browser.ts';
 import { relyingParty, signIn } from './relying-party.ts';
-import type { Answer } from './visitor.ts';
+import { parseAnswerBody, type Answer } from './visitor.ts';
 
 /** Helpers for the account-area tests: users, their `account` client tokens, and calls with them. */
 
@@ -31,8 +31,7 @@ export async function call(baseUrl: string, method: string, path: string, option
     headers,
     ...(options.body !== undefined ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) } : {}),
   });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  return { status: response.status, body: parseAnswerBody(await response.text()), headers: response.headers };
 }
 
 /** Moves an access token's expiry into the past, in whichever store the provider uses (database or Redis). */

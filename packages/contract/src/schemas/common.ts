@@ -8,6 +8,8 @@ export const errorEnvelopeSchema = z.object({
     message: z.string(),
     /** The offending field (snake_case, as sent) for validation errors. */
     field: z.string().optional(),
+    /** The id of the request (also its X-Request-Id and the `requestId` of its log lines), to quote to support. */
+    requestId: z.string().optional(),
   }),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

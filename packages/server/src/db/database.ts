@@ -32,6 +32,14 @@ export const DATABASE_DEFAULTS = { connectTimeoutMs: 5000, statementTimeoutMs: 1
 /** The database cannot be opened or written at all: start-up stops with this message. */
 export class DatabaseUnavailableError extends Error {}
 
+/** The PostgreSQL pool behind each database made here (Kysely keeps its own private), for its gauges. */
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The pg Pool behind `db`, or undefined on SQLite. */
+export function poolOf(db: Db): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
   const { connectTimeoutMs, statementTimeoutMs, busyTimeoutMs } = { ...DATABASE_DEFAULTS, ...definedOnly(options) };
   if (databaseEngine(url) === 'sqlite') {
@@ -61,7 +69,9 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
     client.on('error', report);
     dropConnectionOnReadTimeout(client);
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
 }
 
 /**

@@ -1,4 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import { ErrorCode } from '@passgate/contract';
+import { envelope } from '../plugins/errors.ts';
 
 /**
  * Hands a request to the provider as addressed to PUBLIC_URL, whatever Host and X-Forwarded-*
@@ -19,4 +22,22 @@ export function asPublicRequest(publicUrl: string, handler: (req: IncomingMessag
     else delete req.headers['x-forwarded-for'];
     return handler(req, res);
   };
+}
+
+/**
+ * Middie hands every path under /oidc to the provider, whose router answers one it does not know
+ * with Koa's bare text 'Not Found'. The same JSON 404 as the rest of the server's machine paths
+ * (DESIGN.md section 11) tells a caller with a mistyped endpoint what happened, with the request id.
+ * Runs around the provider's router, so only a path no route took (no body set) is rewritten.
+ */
+export function answerUnknownProviderPathsWithJson404(provider: Provider): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status !== 404 || ctx.body !== undefined) return;
+    // middie strips /oidc from req.url; the caller asked for the full path.
+    const req = ctx.req as IncomingMessage & { id?: string; originalUrl?: string };
+    const path = (req.originalUrl ?? ctx.url).split('?')[0];
+    ctx.status = 404;
+    ctx.body = envelope(ErrorCode.NotFound, undefined, `Not found: ${ctx.method} ${path}`, req.id);
+  });
 }

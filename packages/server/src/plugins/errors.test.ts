@@ -46,7 +46,7 @@ describe('error answers', () => {
     const response = await app.inject({ method: 'GET', url: '/' });
     expect(response.statusCode).toBe(500);
     expect(response.headers['retry-after']).toBeUndefined();
-    expect(response.json()).toEqual({ error: { code: ErrorCode.Internal, message: 'Internal Server Error' } });
+    expect(response.json()).toEqual({ error: { code: ErrorCode.Internal, message: 'Internal Server Error', requestId: expect.any(String) } });
     await app.close();
   });
 });

@@ -15,8 +15,8 @@ export class ApiError extends Error {
   }
 }
 
-export function envelope(code: ErrorCode, field?: string, message?: string): ErrorEnvelope {
-  return { error: { code, message: message ?? errorMessages[code], ...(field ? { field } : {}) } };
+export function envelope(code: ErrorCode, field?: string, message?: string, requestId?: string): ErrorEnvelope {
+  return { error: { code, message: message ?? errorMessages[code], ...(field ? { field } : {}), ...(requestId ? { requestId } : {}) } };
 }
 
 interface ValidationIssue {
@@ -25,7 +25,7 @@ interface ValidationIssue {
   message?: string;
 }
 
-function validationFailure(issues: ValidationIssue[], context: string | undefined) {
+function validationFailure(issues: ValidationIssue[], context: string | undefined, requestId: string) {
   const first = issues[0];
   const path = first?.instancePath.replace(/^\//, '').replace(/\//g, '.') ?? '';
   const field = path || context || undefined;
@@ -33,7 +33,7 @@ function validationFailure(issues: ValidationIssue[], context: string | undefine
   // A body (or query) that is not an object at all is a bad request rather than one bad field.
   const code = !path ? ErrorCode.BadRequest : missing ? ErrorCode.RequiredField : ErrorCode.InvalidField;
   const detail = field ? `${errorMessages[code]}: ${field}` : errorMessages[code];
-  return envelope(code, field, detail);
+  return envelope(code, field, detail, requestId);
 }
 
 /** During an outage every request fails alike: one warning per this many milliseconds says so. */
@@ -57,22 +57,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
-      return reply.status(error.status).send(envelope(error.code, error.field, error.message));
+      return reply.status(error.status).send(envelope(error.code, error.field, error.message, request.id));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply.status(400).send(validationFailure(error.validation as ValidationIssue[], error.validationContext));
+      return reply.status(400).send(validationFailure(error.validation as ValidationIssue[], error.validationContext, request.id));
     }
     const status = error.statusCode ?? 500;
     if (status === 413) {
       // Only a route that raises the body limit does so to carry a file (the avatar), so there an
       // over-long body is that file being too large; anywhere else it is just a request too large.
       const carriesFile = request.routeOptions.bodyLimit > (app.initialConfig.bodyLimit ?? Infinity);
-      return reply.status(413).send(envelope(carriesFile ? ErrorCode.FileTooLarge : ErrorCode.RequestTooLarge));
+      return reply.status(413).send(envelope(carriesFile ? ErrorCode.FileTooLarge : ErrorCode.RequestTooLarge, undefined, undefined, request.id));
     }
-    if (status === 429) return reply.status(429).send(envelope(ErrorCode.TooManyRequests));
+    if (status === 429) return reply.status(429).send(envelope(ErrorCode.TooManyRequests, undefined, undefined, request.id));
     if (status >= 400 && status < 500) {
       // Malformed JSON, an empty body, an unsupported content type and the like.
-      return reply.status(status).send(envelope(ErrorCode.BadRequest, undefined, `${errorMessages[ErrorCode.BadRequest]}: ${error.message}`));
+      return reply.status(status).send(envelope(ErrorCode.BadRequest, undefined, `${errorMessages[ErrorCode.BadRequest]}: ${error.message}`, request.id));
     }
     if (isDependencyFailure(error)) {
       // A stack per request would bury the logs for as long as the outage lasts, and says nothing
@@ -85,10 +85,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       } else {
         suppressedWarnings += 1;
       }
-      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(envelope(ErrorCode.ServiceUnavailable));
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send(envelope(ErrorCode.ServiceUnavailable, undefined, undefined, request.id));
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send(envelope(ErrorCode.Internal));
+    return reply.status(500).send(envelope(ErrorCode.Internal, undefined, undefined, request.id));
   });
 
 }

@@ -59,8 +59,20 @@ export interface AuditEvent {
   details?: Record<string, unknown>;
 }
 
+/** Hears each event once it is stored (metrics count sign-ins from them). */
+export type AuditObserver = (event: AuditEvent) => void;
+
 export function createAuditQueries(db: Executor) {
+  const observers = new Set<AuditObserver>();
   return {
+    /**
+     * Only this instance's records are heard: the context's one carries every sign-in event, while
+     * the instances made for a transaction stay unobserved.
+     */
+    observe(observer: AuditObserver): () => void {
+      observers.add(observer);
+      return () => observers.delete(observer);
+    },
     async record(event: AuditEvent, at = Date.now()): Promise<void> {
       await db
         .insertInto('audit_events')
@@ -76,6 +88,13 @@ export function createAuditQueries(db: Executor) {
           created_at: at,
         })
         .execute();
+      for (const observer of observers) {
+        try {
+          observer(event);
+        } catch {
+          // An observer's fault must never fail the request whose event was just stored.
+        }
+      }
     },
     async listForUser(userId: string, limit = 50): Promise<AuditEventRow[]> {
       return db.selectFrom('audit_events').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').limit(limit).execute();

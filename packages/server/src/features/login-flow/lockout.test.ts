@@ -4,12 +4,9 @@ import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TestBrowser } from '../../../test/browser.ts';
 import { authorizationRequest, relyingParty, startSignIn } from '../../../test/relying-party.ts';
 import { createAccount, userById } from '../../../test/account.ts';
+import { parseAnswerBody, type Answer } from '../../../test/visitor.ts';
 import { FAILURE_MEMORY_MS } from './lockout.ts';
 
-interface Answer {
-  status: number;
-  body: unknown;
-}
 
 /**
  * A lock decided at the 10th failure: none of 10 wrong passwords sent at once can be refused by a
@@ -23,7 +20,7 @@ async function signInAttempt(server: TestServer) {
   const challenge = await startSignIn(browser, server.url, await authorizationRequest(await relyingParty(server.url, 'demo-app', 'demo-secret')));
   return async (username: string, password: string, at: TestServer = server): Promise<Answer> => {
     const response = await browser.postJson(`${at.url}/api/v1/users/login`, { challenge, username, password });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: parseAnswerBody(await response.text()) };
   };
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TestBrowser } from '../../../test/browser.ts';
 import { authorizationRequest, relyingParty, startSignIn, type RelyingParty } from '../../../test/relying-party.ts';
+import { parseAnswerBody } from '../../../test/visitor.ts';
 
 /** The login API refuses bad input with its 4xx code and the field, never a 500. */
 describe('POST /api/v1/users/login and the login request, with bad input', () => {
@@ -20,7 +21,7 @@ describe('POST /api/v1/users/login and the login request, with bad input', () =>
   }
   async function login(body: unknown) {
     const response = await browser.postJson(`${server.url}/api/v1/users/login`, body);
-    return { status: response.status, body: await response.json() as any };
+    return { status: response.status, body: parseAnswerBody(await response.text()) };
   }
 
   it('answers 1017 for a wrong password and for an unknown user alike', async () => {

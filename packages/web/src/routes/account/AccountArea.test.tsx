@@ -4,6 +4,7 @@ import { UserManager } from 'oidc-client-ts';
 import { describe, expect, it, vi } from 'vitest';
 import { apiError, json, stubFetch } from '../../test/fetch-stub.ts';
 import { USER_KEY, profile, signIn } from '../../test/account.ts';
+import { advanceClock, freezeClock } from '../../test/clock.ts';
 import { renderApp } from '../../test/render.tsx';
 import { initials } from './use-profile.ts';
 
@@ -110,12 +111,14 @@ describe('navigation', () => {
   });
 
   it('goes to the session-expired alert when the access token expires while the page is open', async () => {
+    freezeClock();
     signIn(1);
     stubFetch({ 'GET /api/v1/me': json(200, profile()) });
     await renderApp('/user/dashboard?locale=en');
     expect(await screen.findByText('Welcome, Nguyễn Văn An')).toBeInTheDocument();
-    // oidc-client-ts raises accessTokenExpired a second after expires_at.
-    expect(await screen.findByRole('heading', { level: 1, name: 'Session Expired' }, { timeout: 8000 })).toBeInTheDocument();
+    // oidc-client-ts raises accessTokenExpired a second after expires_at, checking the clock every second.
+    advanceClock(3_000);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Session Expired' })).toBeInTheDocument();
     expect(window.sessionStorage.getItem(USER_KEY)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -7,6 +7,7 @@ import { changeLanguage } from '../../i18n/i18n.ts';
 import { browser } from '../../lib/browser.ts';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
 import { loginRequest } from '../../test/fixtures.ts';
+import { advanceClock, freezeClock } from '../../test/clock.ts';
 import { LocationProbe, renderApp, renderInRouter } from '../../test/render.tsx';
 import Activation from './Activation.tsx';
 import ActivationResend from './ActivationResend.tsx';
@@ -97,21 +98,21 @@ describe('Activation screen', () => {
   });
 
   it('keeps Resend disabled for 60 seconds from arrival, then sends and counts down again', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    freezeClock();
     const requests = await renderActivation({ [RESEND]: json(200, { resendAfter: 60 }) });
     const resend = () => screen.getByRole('button', { name: /^Resend code/ });
     expect(resend()).toBeDisabled();
     expect(resend()).toHaveTextContent('Resend code in 60s');
 
-    act(() => vi.advanceTimersByTime(59_000));
+    advanceClock(59_000);
+    await waitFor(() => expect(resend()).toHaveTextContent('Resend code in 1s'));
     expect(resend()).toBeDisabled();
-    expect(resend()).toHaveTextContent('Resend code in 1s');
 
-    act(() => vi.advanceTimersByTime(1_000));
+    advanceClock(1_000);
+    await waitFor(() => expect(resend()).toHaveTextContent(/^Resend code$/));
     expect(resend()).toBeEnabled();
-    expect(resend()).toHaveTextContent(/^Resend code$/);
 
-    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const user = userEvent.setup();
     await user.click(resend());
     expect(await screen.findByRole('alert')).toHaveTextContent(`A new code has been sent to ${USERNAME}`);
     expect(resend()).toBeDisabled();

@@ -1,9 +1,10 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '../../i18n/i18n.ts';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
 import { loginRequest } from '../../test/fixtures.ts';
+import { advanceClock, freezeClock } from '../../test/clock.ts';
 import { LocationProbe, renderInRouter } from '../../test/render.tsx';
 import { AppRoutes } from '../../App.tsx';
 import { webauthnBrowser } from './webauthn-browser.ts';
@@ -44,7 +45,7 @@ describe('VerifyDevice screen (the second device)', () => {
   });
 
   it('asks "You are logging on to" the client, approves with this device’s credential, then counts 5 s to the dashboard', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
+    freezeClock();
     vi.spyOn(webauthnBrowser, 'authenticate').mockResolvedValue(ASSERTION);
     const { requests, user } = await openVerify({ 'POST /api/v2/resolve-challenge': json(200, { approved: true }) });
     const confirmation = await screen.findByRole('dialog', { name: 'You are logging on to Demo App' });
@@ -63,9 +64,7 @@ describe('VerifyDevice screen (the second device)', () => {
       client_id: 'demo-app',
     });
     expect(screen.getByText('Going to your account in 5 s…')).toBeInTheDocument();
-    await act(async () => {
-      vi.advanceTimersByTime(5_000);
-    });
+    advanceClock(5_000);
     // The account area is a lazy chunk: the router shows the new location once it is loaded.
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/user\/dashboard/));
   });

@@ -1,0 +1,156 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestBrowser } from '../test/browser.ts';
+import { authorizationRequest, relyingParty, startSignIn } from '../test/relying-party.ts';
+
+const root = resolve(import.meta.dirname, '../../..');
+// A build of its own under dist: the test must not race a `npm run build:server` in the same tree,
+// and inside packages/server the bundle finds the web build as dist/main.js does.
+const outdir = join(root, 'packages/server/dist', `test-${process.pid}`);
+const dataDir = mkdtempSync(join(tmpdir(), 'passgate-production-'));
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+/** Whether a new TCP connection to the port is accepted. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+}
+
+async function until(what: string, check: () => Promise<boolean> | boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The status and body of the one HTTP/1.1 response that arrives on `socket`. */
+function readResponse(socket: Socket): Promise<{ status: number; headers: string; body: string }> {
+  return new Promise((done, fail) => {
+    let raw = Buffer.alloc(0);
+    const parse = () => {
+      const end = raw.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const headers = raw.subarray(0, end).toString();
+      const length = Number(/^content-length:\s*(\d+)/im.exec(headers)?.[1] ?? NaN);
+      const body = raw.subarray(end + 4);
+      if (Number.isNaN(length) || body.length < length) return;
+      done({ status: Number(headers.split(' ')[1]), headers, body: body.subarray(0, length).toString() });
+    };
+    socket.on('data', (chunk: Buffer) => {
+      raw = Buffer.concat([raw, chunk]);
+      parse();
+    });
+    socket.once('error', fail);
+    socket.once('close', () => fail(new Error(`connection closed before a whole response: ${raw.toString()}`)));
+  });
+}
+
+describe('the production process (node packages/server/dist/main.js)', () => {
+  let child: ChildProcess | undefined;
+  let output = '';
+
+  beforeAll(() => {
+    const build = spawnSync(process.execPath, [join(root, 'scripts/build-server.mjs'), `--outdir=${outdir}`], { cwd: root, encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
+  });
+
+  afterAll(() => {
+    child?.kill('SIGKILL');
+    rmSync(outdir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is what npm start runs', () => {
+    const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['start:server']).toBe('node packages/server/dist/main.js');
+    expect(scripts.start).toMatch(/npm run build\b.*&& npm run start:server$/);
+    expect(scripts['build:server']).toBe('node scripts/build-server.mjs');
+  });
+
+  it('on SIGTERM refuses new connections, finishes the sign-in in flight, then exits 0', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, [join(outdir, 'main.js')], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: tmpdir(),
+        NODE_ENV: 'test',
+        PORT: String(port),
+        PUBLIC_URL: url,
+        DATABASE_URL: `sqlite:${join(dataDir, 'production.sqlite')}`,
+        SEED_DEMO: 'true',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child?.once('exit', (code, signal) => done({ code, signal })));
+
+    await until(
+      'discovery',
+      () =>
+        fetch(`${url}/oidc/.well-known/openid-configuration`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      20_000,
+    ).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message}; the process said:\n${output}`);
+    });
+
+    const browser = new TestBrowser();
+    const rp = await relyingParty(url, 'demo-app', 'demo-secret');
+    const challenge = await startSignIn(browser, url, await authorizationRequest(rp));
+
+    // The sign-in is in flight when the signal comes: its headers have arrived, its body has not.
+    const body = JSON.stringify({ challenge, username: 'demo@example.com', password: 'Passw0rd!', client_id: 'demo-app' });
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    const response = readResponse(socket);
+    socket.write(
+      `POST /api/v1/users/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+        `Cookie: ${browser.cookieHeader()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+
+    const signalled = Date.now();
+    child.kill('SIGTERM');
+    await until('the listener to close', async () => !(await accepts(port)), 5_000);
+    expect(child.exitCode).toBeNull();
+
+    socket.write(body);
+    const answer = await response;
+    expect(answer.status, answer.body).toBe(200);
+    expect(JSON.parse(answer.body)).toHaveProperty('redirectTo');
+    // The client keeps its connection open, as keep-alive clients do: the process must not wait for
+    // it (the 10 s deadline would make it exit 1).
+
+    const result = await Promise.race([exited, new Promise<never>((_, fail) => setTimeout(() => fail(new Error(`still running 10 s after SIGTERM:\n${output}`)), 10_000))]);
+    expect(result, output).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(output).toContain('"signal":"SIGTERM"');
+  }, 60_000);
+});
