@@ -1,3 +1,4 @@
+import type { DestinationStream } from 'pino';
 import Fastify, { type FastifyInstance } from 'fastify';
 import middie from '@fastify/middie';
 import swagger from '@fastify/swagger';
@@ -31,7 +32,7 @@ export interface BuildOptions {
   /** Log output; tests silence it. */
   logger?: boolean;
   /** Where logs go (standard output by default); tests read them to prove secrets stay out. */
-  logStream?: NodeJS.WritableStream;
+  logStream?: DestinationStream;
 }
 
 /** Builds the HTTP application from its context. `main.ts` alone listens. */

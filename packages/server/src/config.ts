@@ -6,6 +6,7 @@ import type { EsmsSettings } from './messaging/sms/esms.ts';
 import type { TwilioSettings } from './messaging/sms/twilio.ts';
 import { canonicalHost } from './lib/public-fetch.ts';
 import { packageRoot } from './lib/package-root.ts';
+import { defaultArgon2Limits, type Argon2Limits } from './lib/passwords.ts';
 
 /**
  * Configuration from the environment, parsed and checked once at start-up. A bad value stops
@@ -88,6 +89,10 @@ const envSchema = z.object({
   SESSION_TTL: z.coerce.number().int().min(300).max(31536000).default(14 * 86400),
   LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_LOCKOUT_AFTER_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  /** argon2 jobs (password checks and hashes) running at once; default: the cores this process may use. */
+  ARGON2_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  /** argon2 jobs allowed to wait for a slot; one more is answered 503 at once. Default: 8 per slot. */
+  ARGON2_MAX_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
   CODE_SENDS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
 });
 
@@ -132,6 +137,7 @@ export interface Config {
   devTools: boolean;
   ttl: { accessToken: number; idToken: number; refreshToken: number; session: number; interaction: number };
   rateLimit: { loginPerIp: number; lockoutAfterFailures: number; codeSendsPerIpPerHour: number };
+  argon2: Argon2Limits;
   webDistDir: string;
 }
 
@@ -234,6 +240,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       interaction: 600,
     },
     rateLimit: { loginPerIp: env.LOGIN_RATE_LIMIT_PER_IP, lockoutAfterFailures: env.LOGIN_LOCKOUT_AFTER_FAILURES, codeSendsPerIpPerHour: env.CODE_SENDS_PER_IP_PER_HOUR },
+    argon2: argon2Limits(env.ARGON2_CONCURRENCY, env.ARGON2_MAX_QUEUE),
     webDistDir: join(packageRoot(import.meta.url), '../web/dist'),
     ...overrides,
   };
@@ -312,4 +319,9 @@ function isAddressOrRange(entry: string): boolean {
   if (family === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function argon2Limits(concurrency: number | undefined, maxQueue: number | undefined): Argon2Limits {
+  const slots = concurrency ?? defaultArgon2Limits().concurrency;
+  return { concurrency: slots, maxQueue: maxQueue ?? 8 * slots };
 }

@@ -15,10 +15,12 @@ import { createAuditQueries, type AuditQueries } from './features/audit/audit.qu
 import { createRateLimits, type RateLimits } from './plugins/rate-limits.ts';
 import { createMessaging, type Messaging } from './messaging/messaging.ts';
 import { createRecaptchaVerifier, type RecaptchaVerifier } from './features/recaptcha/recaptcha.ts';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { createRedisClient, waitForRedis } from './lib/redis.ts';
 import { createMetrics, type Metrics } from './lib/metrics.ts';
+import { checkClientSecret } from './features/clients/client-secrets.ts';
+import { setArgon2Limits } from './lib/passwords.ts';
 
 /**
  * Everything the server is made of, wired once (plain factories, no container). `buildApp` turns it
@@ -51,7 +53,7 @@ export function avatarPath(avatarKey: string): string {
   return `/api/v1/avatars/${avatarKey}`;
 }
 
-export async function createAppContext(config: Config, options: { logStream?: NodeJS.WritableStream } = {}): Promise<AppContext> {
+export async function createAppContext(config: Config, options: { logStream?: DestinationStream } = {}): Promise<AppContext> {
   const logOptions = { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
   // Standard output, or where the caller says (tests read the lines to prove secrets stay out).
   const log = options.logStream ? pino(logOptions, options.logStream) : pino(logOptions);
@@ -66,6 +68,7 @@ export async function createAppContext(config: Config, options: { logStream?: No
     }
   }
 
+  setArgon2Limits(config.argon2);
   const secrets = await loadServerSecrets(db, config);
   const keys = createServerKeys(secrets.appSecret);
   const tenants = createTenantQueries(db);
@@ -87,6 +90,11 @@ export async function createAppContext(config: Config, options: { logStream?: No
     findUser: (id) => users.findById(id),
     avatarUrl: (user) => (user.avatar_key ? `${config.publicUrl}${avatarPath(user.avatar_key)}` : null),
     logoutRequests,
+    async checkClientSecret(clientId, stored, presented) {
+      const check = await checkClientSecret(keys, stored, presented);
+      if (check.upgradeTo) await clients.replaceSecretHash(clientId, stored, check.upgradeTo);
+      return check.matches;
+    },
   });
 
   return {

@@ -34,6 +34,11 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     });
   }
 
+  // Every page of the SPA is this one file: read once and kept in memory (a rebuild of the web app
+  // takes a restart, as a new server build does). Until it exists, each page asks the disk again.
+  let cachedIndex: string | undefined;
+  const loadIndex = async () => (cachedIndex ??= await readFile(indexFile, 'utf8').catch(() => undefined));
+
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     // HEAD too: what a link checker or uptime probe asks of a page before (or instead of) GET.
@@ -41,8 +46,7 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     if (!isPage) {
       return reply.status(404).send(envelope(ErrorCode.NotFound, undefined, `Not found: ${request.method} ${path}`, request.id));
     }
-    // Read on each request: small, and a rebuild is picked up without a restart.
-    const indexHtml = await readFile(indexFile, 'utf8').catch(() => undefined);
+    const indexHtml = await loadIndex();
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web` (npm start does it).');
     }

@@ -2,7 +2,6 @@ import Provider, { interactionPolicy, type Account, type Adapter, type AdapterPa
 import type { Config } from '../config.ts';
 import type { ClientRecord } from '../features/clients/clients.queries.ts';
 import type { UserRow } from '../db/schema.ts';
-import { verifySecret } from '../lib/passwords.ts';
 import type { ServerSecrets } from './server-secrets.ts';
 import type { LogoutRequests } from './logout-requests.ts';
 import { renderProviderError } from './provider-error-page.ts';
@@ -21,6 +20,8 @@ export interface ProviderDeps {
   findUser(userId: string): Promise<UserRow | undefined>;
   avatarUrl(user: UserRow): string | null;
   logoutRequests: LogoutRequests;
+  /** Whether `presented` is the client's secret, given what is stored for it (see client-secrets.ts). */
+  checkClientSecret(clientId: string, stored: string, presented: string): Promise<boolean>;
 }
 
 export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email', 'phone'];
@@ -31,7 +32,7 @@ export function clientMetadata(client: ClientRecord): AdapterPayload {
   return {
     client_id: client.id,
     client_name: client.name,
-    // The provider compares secrets through `compareClientSecret` below, against this argon2id hash.
+    // The provider compares secrets through `compareClientSecret` below, against this keyed digest.
     ...(confidential && client.secretHash ? { client_secret: client.secretHash } : {}),
     token_endpoint_auth_method: client.tokenEndpointAuthMethod as AdapterPayload['token_endpoint_auth_method'],
     redirect_uris: client.redirectUris,
@@ -185,10 +186,10 @@ export function createProvider(deps: ProviderDeps): Provider {
   provider.proxy = true;
   answerDependencyFailuresWith503(provider);
 
-  // Client secrets are stored as argon2id hashes, so the provider compares through argon2 (the
+  // Client secrets are stored as keyed digests, so the provider compares through them (the
   // extension point its author recommends for hashed secrets; symmetric algorithms stay disabled).
-  provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string) {
-    return this.clientSecret ? verifySecret(this.clientSecret, actual) : Promise.resolve(false);
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientId: string; clientSecret?: string }, actual: string) {
+    return this.clientSecret ? deps.checkClientSecret(this.clientId, this.clientSecret, actual) : Promise.resolve(false);
   } as never;
 
   // oidc-provider drops offline_access unless the request says prompt=consent. Passgate's clients

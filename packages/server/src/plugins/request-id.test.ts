@@ -94,7 +94,10 @@ describe('unknown machine paths and request ids', () => {
     const requestId = answer.body.error.requestId as string;
     expect(requestId).toBe(answer.requestId);
     const lines = linesOf(server, requestId);
-    expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    // One line per request, written when it is answered, with what was asked and the answer.
+    const completed = lines.filter((line) => line.msg === 'request completed');
+    expect(completed).toEqual([expect.objectContaining({ req: expect.objectContaining({ method: 'POST', url: '/api/v1/users/login' }), res: { statusCode: 400 } })]);
+    expect(lines.filter((line) => line.msg === 'incoming request')).toEqual([]);
     for (const line of lines) expect([line.msg, line.requestId, line.reqId]).toEqual([line.msg, requestId, undefined]);
   });
 

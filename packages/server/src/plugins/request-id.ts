@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { TrustedProxies } from '../config.ts';
+import { OneLineRequestLog } from './request-log.ts';
 
 /** Anything else a proxy sends (spaces, quotes, newlines, kilobytes) would end up in every log line. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -20,7 +21,7 @@ export function requestIdOptions(trustProxy: TrustedProxies): Pick<FastifyServer
     // Fastify's own header reading would believe any caller; genReqId decides instead.
     requestIdHeader: false,
     // 'requestId' in log lines as in error bodies, so one search finds both.
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new OneLineRequestLog({ requestIdLogLabel: 'requestId' }),
     genReqId: (req: IncomingMessage) => {
       const incoming = req.headers['x-request-id'];
       const peer = req.socket?.remoteAddress;

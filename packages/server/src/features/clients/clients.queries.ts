@@ -107,6 +107,10 @@ export function createClientQueries(db: Executor) {
       const result = await db.updateTable('clients').set(changes).where('id', '=', id).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
+    /** Replaces the stored secret hash only while it is still `from` (a secret rotated meanwhile stays). */
+    async replaceSecretHash(id: string, from: string, to: string): Promise<void> {
+      await db.updateTable('clients').set({ secret_hash: to }).where('id', '=', id).where('secret_hash', '=', from).execute();
+    },
     async remove(id: string): Promise<boolean> {
       const result = await db.deleteFrom('clients').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;

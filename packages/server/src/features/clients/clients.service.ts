@@ -4,7 +4,7 @@ import type { ClientUpdate, Database } from '../../db/schema.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import { bit, toJson } from '../../lib/json.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { hashSecret } from '../../lib/passwords.ts';
+import { digestClientSecret } from './client-secrets.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createTenantQueries } from '../tenants/tenants.queries.ts';
 import { inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
@@ -121,7 +121,7 @@ export function createClientService({ db, keys }: { db: Kysely<Database>; keys: 
 
       const generatedSecret = method !== 'none' && !input.secret ? randomToken(32) : undefined;
       const secret = method === 'none' ? null : (input.secret ?? generatedSecret ?? null);
-      const secretHash = secret ? await hashSecret(secret) : null;
+      const secretHash = secret ? digestClientSecret(keys, secret) : null;
       const recaptchaSecretEnc = input.recaptcha?.secret ? keys.encrypt(input.recaptcha.secret) : null;
       const facebookAppSecretEnc = input.facebookAppSecret ? keys.encrypt(input.facebookAppSecret) : null;
 
@@ -199,10 +199,10 @@ export function createClientService({ db, keys }: { db: Kysely<Database>; keys: 
       if (method === 'none') {
         columns.secret_hash = null;
       } else if (input.secret) {
-        columns.secret_hash = await hashSecret(input.secret);
+        columns.secret_hash = digestClientSecret(keys, input.secret);
       } else if (!existing.secretHash) {
         generatedSecret = randomToken(32);
-        columns.secret_hash = await hashSecret(generatedSecret);
+        columns.secret_hash = digestClientSecret(keys, generatedSecret);
       }
       if (input.recaptcha?.secret) columns.recaptcha_secret_enc = keys.encrypt(input.recaptcha.secret);
       if (input.facebookAppSecret !== undefined) columns.facebook_app_secret_encrypted = input.facebookAppSecret ? keys.encrypt(input.facebookAppSecret) : null;
