@@ -26,7 +26,6 @@ import { socialRoutes } from './features/social/social.routes.ts';
 import { tenantRoutes } from './features/tenants/tenants.routes.ts';
 import { runtimeConfigRoutes } from './features/runtime-config.routes.ts';
 import { outboxRoutes } from './features/outbox/outbox.routes.ts';
-import { demoRoutes } from './features/demo/demo.routes.ts';
 
 export interface BuildOptions {
   /** Log output; tests silence it. */
@@ -84,6 +83,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(runtimeConfigRoutes, { ctx });
   if (config.devTools) {
     await app.register(outboxRoutes, { ctx });
+    // openid-client is for the demo relying party only: production never loads it.
+    const { demoRoutes } = await import('./features/demo/demo.routes.ts');
     await app.register(demoRoutes, { ctx });
   }
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { withStatementCache } from './sqlite-statement-cache.ts';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -44,7 +45,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
   const { connectTimeoutMs, statementTimeoutMs, busyTimeoutMs } = { ...DATABASE_DEFAULTS, ...definedOnly(options) };
   if (databaseEngine(url) === 'sqlite') {
     const file = url.slice('sqlite:'.length);
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(file, busyTimeoutMs) }) });
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(openSqlite(file, busyTimeoutMs)) }) });
   }
   const pool = new pg.Pool({
     connectionString: url,

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import { lazy } from '../lib/lazy.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { createDevOutbox, type DevOutbox } from './dev-outbox.ts';
@@ -36,10 +36,11 @@ function smsSender(config: Config, outbox: DevOutbox | undefined): SmsSender {
 
 export function smtpMailSender(smtpUrl: string, from: string): MailSender {
   // Nodemailer logs nothing unless asked (logger/debug options): message contents stay out of the logs.
-  const transport = nodemailer.createTransport(smtpUrl, { from });
+  // Loaded with the first message: most requests send none.
+  const transport = lazy(async () => (await import('nodemailer')).default.createTransport(smtpUrl, { from }));
   return {
     async send(message) {
-      await transport.sendMail({
+      await (await transport()).sendMail({
         to: message.to,
         subject: message.subject,
         text: message.text,

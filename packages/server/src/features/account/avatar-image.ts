@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { lazy } from '../../lib/lazy.ts';
 import { AVATAR_MAX_BYTES, AVATAR_MIME_TYPES, ErrorCode } from '@passgate/contract';
 import { ApiError } from '../../plugins/errors.ts';
 
@@ -9,8 +9,13 @@ export const AVATAR_CONTENT_TYPE = 'image/webp';
 /** Decompression-bomb guard: an upload may not decode to more pixels than this. */
 export const AVATAR_MAX_INPUT_PIXELS = 40_000_000;
 
-// A server decodes each upload once: libvips' operation cache would only hold memory.
-sharp.cache(false);
+/** sharp and libvips (about 20 MB) load with the first picture, not with every process. */
+const loadSharp = lazy(async () => {
+  const { default: sharp } = await import('sharp');
+  // A server decodes each upload once: libvips' operation cache would only hold memory.
+  sharp.cache(false);
+  return sharp;
+});
 
 type AllowedType = (typeof AVATAR_MIME_TYPES)[number];
 
@@ -68,6 +73,7 @@ export async function normaliseAvatar(upload: UploadedImage): Promise<Buffer> {
   const options = { limitInputPixels: AVATAR_MAX_INPUT_PIXELS, failOn: 'error' } as const;
   let format: string | undefined;
   let pixels = 0;
+  const sharp = await loadSharp();
   try {
     // The header only: the pixel count is checked below, with a message that says so.
     const metadata = await sharp(upload.bytes, { limitInputPixels: false }).metadata();

@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
+import { qrCodeDataUrl } from '../../lib/qr-code.ts';
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30-second steps. */
 export const TOTP_PERIOD_SECONDS = 30;
@@ -28,6 +28,6 @@ export function totpStep(secretBase32: string, code: string, now = Date.now()): 
 /** The otpauth:// URI an authenticator app scans, and its QR code as a PNG data URL. */
 export async function totpEnrollment(secretBase32: string, issuer: string, label: string): Promise<{ otpauthUri: string; qrcode: string }> {
   const otpauthUri = totp(secretBase32, issuer, label).toString();
-  const qrcode = await QRCode.toDataURL(otpauthUri, { type: 'image/png', errorCorrectionLevel: 'M', margin: 1, width: 300 });
+  const qrcode = await qrCodeDataUrl(otpauthUri);
   return { otpauthUri, qrcode };
 }

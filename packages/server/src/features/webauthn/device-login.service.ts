@@ -1,5 +1,6 @@
-import QRCode from 'qrcode';
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { qrCodeDataUrl } from '../../lib/qr-code.ts';
+import { loadWebAuthn } from './webauthn-library.ts';
 import {
   ErrorCode,
   classifyUsername,
@@ -77,8 +78,8 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
   }
 
   /** The request options for the stored WebAuthn challenge: only active devices are allowed. */
-  function requestOptions(webauthnChallenge: string, devices: WebauthnCredentialRow[]) {
-    return generateAuthenticationOptions({
+  async function requestOptions(webauthnChallenge: string, devices: WebauthnCredentialRow[]) {
+    return (await loadWebAuthn()).generateAuthenticationOptions({
       rpID: rp.rpID,
       challenge: new Uint8Array(Buffer.from(webauthnChallenge, 'base64url')),
       allowCredentials: devices.map((row) => ({ id: row.credential_id, transports: parseJson<string[]>(row.transports, []) })),
@@ -143,7 +144,7 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
         at: now,
       });
       const verifyUrl = `${ctx.config.publicUrl}/login/webauthn/verify-device?${new URLSearchParams({ challenge: interaction.uid, authnChallenge: challenge }).toString()}`;
-      const qrCode = await QRCode.toDataURL(verifyUrl, { type: 'image/png', errorCorrectionLevel: 'M', margin: 1, width: 300 });
+      const qrCode = await qrCodeDataUrl(verifyUrl);
       return {
         challenge,
         expiresIn: Math.round(ttls.deviceLoginMs / 1000),
@@ -194,7 +195,7 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
 
       let newCounter: number;
       try {
-        const result = await verifyAuthenticationResponse({
+        const result = await (await loadWebAuthn()).verifyAuthenticationResponse({
           response: assertion as unknown as AuthenticationResponseJSON,
           expectedChallenge: row.webauthn_challenge ?? '',
           expectedOrigin: rp.origin,

@@ -1,4 +1,5 @@
-import { generateRegistrationOptions, verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { RegistrationResponseJSON, VerifiedRegistrationResponse } from '@simplewebauthn/server';
+import { loadWebAuthn } from './webauthn-library.ts';
 import {
   ErrorCode,
   type CodeChallengeResponse,
@@ -69,7 +70,7 @@ export function createWebauthnDevicesService(ctx: AppContext, options: { codes?:
       const tenant = await allowedTenant(user);
       const existing = await createWebauthnQueries(ctx.db).listForUser(user.id);
       const name = user.email ?? user.phone_number ?? user.id;
-      const options = await generateRegistrationOptions({
+      const options = await (await loadWebAuthn()).generateRegistrationOptions({
         rpName: rpNameOf(tenant),
         rpID: rp.rpID,
         userName: name,
@@ -112,9 +113,9 @@ export function createWebauthnDevicesService(ctx: AppContext, options: { codes?:
       }
       const expectedChallenge = row.webauthn_challenge;
 
-      let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+      let verified: VerifiedRegistrationResponse;
       try {
-        verified = await verifyRegistrationResponse({
+        verified = await (await loadWebAuthn()).verifyRegistrationResponse({
           response: body.publickeyCredential as unknown as RegistrationResponseJSON,
           expectedChallenge,
           expectedOrigin: rp.origin,
