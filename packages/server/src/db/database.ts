@@ -136,7 +136,18 @@ export async function migrateToLatest(db: Db, engine: DbEngine): Promise<string[
   const migrationTableSchema =
     engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt += 1) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    // Kysely looks for its migration table among every schema's tables; a schema that someone
+    // else drops meanwhile (another application, a test run) fails that look-up with 3F000. It
+    // says nothing about ours: look again. Each migration runs in its own locked transaction.
+    if (attempt < 5 && isOtherSchemaDropped(error, migrationTableSchema)) continue;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+function isOtherSchemaDropped(error: unknown, ours: string | undefined): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '3F000' && typeof message === 'string' && ours !== undefined && !message.includes(`"${ours}"`);
 }
