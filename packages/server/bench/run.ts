@@ -1,87 +1,78 @@
-import { performance } from 'node:perf_hooks';
-import { startTestServer } from '../test/test-server.ts';
-import { TestBrowser } from '../test/browser.ts';
-import { authorizationRequest, finishSignIn, relyingParty, startSignIn } from '../test/relying-party.ts';
-import { benchDeviceSignIn } from './device-sign-in.ts';
-import { benchTimeToReady } from './time-to-ready.ts';
+import { relative } from 'node:path';
+import { measureArgon2Ceiling, measureBareRefreshCeiling } from './ceilings.ts';
+import { runPassgate, type BackendResult } from './passgate-run.ts';
+import { phasesOf, printDetails, printSummary, writeResults, type Results } from './report.ts';
+import { machineInfo, pinDriver, readSettings, ROOT } from './settings.ts';
+import { backendRows, ceilingRows, type Ceilings, type Row } from './targets.ts';
 
 /**
- * Benchmarks of the sign-in path on this machine: a whole OIDC sign-in (authorization request,
- * login API with argon2id, code exchange), the login API alone, a sign-in with a device, the
- * memory it takes, and how soon the production process answers after it starts.
- * Loopback only, bounded in count. Run with `npm run bench`.
+ * `npm run bench [-- --postgres]`: what users feel, against the ceilings, in one run. The
+ * production process runs on its own, pinned to one core; this process drives it over HTTP and
+ * charges every rate to the server's CPU time. The ceilings (argon2 alone, oidc-provider alone)
+ * are measured the same way on the same core, in the same run, so a busy or slow machine moves
+ * both sides. Exits 1 when a target is missed. A benchmark, not a test: `npm test` never runs it.
+ *
+ * BENCH_SECONDS (8) per phase, BENCH_CONCURRENCY (1,4,8,16), BENCH_TOKEN_CONCURRENCY (8),
+ * BENCH_USERS (16), BENCH_READY_STARTS (3), BENCH_LOG_LEVEL (info), BENCH_CPU (1, or 0 on one
+ * core), BENCH_RESULTS (bench-results.json), BENCH_CPU_PROF (a folder for the servers' V8 CPU
+ * profiles); with --postgres, DATABASE_URL and REDIS_URL (postgres://postgres@127.0.0.1:5432/test,
+ * redis://127.0.0.1:6379/0).
  */
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const masked = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
-function summary(name: string, samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
-  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-  console.log(`${name.padEnd(38)} n=${String(sorted.length).padStart(4)}  mean ${mean.toFixed(1)} ms  p50 ${at(0.5)} ms  p95 ${at(0.95)} ms  max ${at(1)} ms`);
-}
+async function main(): Promise<number> {
+  const settings = readSettings(process.argv.slice(2));
+  const startedAt = new Date().toISOString();
+  const driverPinned = pinDriver(settings);
+  const machine = machineInfo(settings, driverPinned);
+  log(`${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}`);
+  log(
+    settings.core === undefined
+      ? 'taskset not found: nothing is pinned, so the load generator shares cores with what it measures'
+      : `measured processes pinned to core ${settings.core}; load generator ${driverPinned ? `on cores ${settings.driverCores.join(',')}` : 'unpinned'}`,
+  );
 
-async function main() {
-  // First, while nothing else runs in this process.
-  await benchTimeToReady();
+  log('ceiling: argon2id hash-only');
+  const argon2 = await measureArgon2Ceiling(settings);
+  log('ceiling: bare oidc-provider refresh');
+  const bareRefresh = await measureBareRefreshCeiling(settings);
+  const ceilings: Ceilings = { argon2, bareRefresh };
 
-  // The sign-in budgets protect real accounts; the benchmark signs one account in many times.
-  const server = await startTestServer({ env: { LOGIN_RATE_LIMIT_PER_IP: '1000000', LOGIN_LOCKOUT_AFTER_FAILURES: '100', CODE_SENDS_PER_IP_PER_HOUR: '1000' } });
-  try {
-    const rp = await relyingParty(server.url, 'demo-app', 'demo-secret');
-    const rssBefore = process.memoryUsage().rss;
-
-    const whole: number[] = [];
-    const loginOnly: number[] = [];
-    for (let i = 0; i < ROUNDS; i += 1) {
-      const browser = new TestBrowser();
-      const started = performance.now();
-      const auth = await authorizationRequest(rp);
-      const challenge = await startSignIn(browser, server.url, auth);
-      const t0 = performance.now();
-      const response = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'demo@example.com', password: 'Passw0rd!' });
-      if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
-      const { redirectTo } = (await response.json()) as { redirectTo: string };
-      loginOnly.push(performance.now() - t0);
-      await finishSignIn(browser, server.url, rp, auth, redirectTo);
-      whole.push(performance.now() - started);
-    }
-    summary('whole sign-in (sequential)', whole);
-    summary('POST /api/v1/users/login (sequential)', loginOnly);
-
-    const concurrent: number[] = [];
-    const wallStart = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < ROUNDS) {
-          next += 1;
-          const browser = new TestBrowser();
-          const started = performance.now();
-          const auth = await authorizationRequest(rp);
-          const challenge = await startSignIn(browser, server.url, auth);
-          const response = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'demo@example.com', password: 'Passw0rd!' });
-          if (!response.ok) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
-          const { redirectTo } = (await response.json()) as { redirectTo: string };
-          await finishSignIn(browser, server.url, rp, auth, redirectTo);
-          concurrent.push(performance.now() - started);
-        }
-      }),
-    );
-    const wall = (performance.now() - wallStart) / 1000;
-    summary(`whole sign-in (${CONCURRENCY} concurrent)`, concurrent);
-    console.log(`throughput: ${(concurrent.length / wall).toFixed(1)} sign-ins/s with ${CONCURRENCY} concurrent browsers`);
-    const rssAfter = process.memoryUsage().rss;
-    console.log(`memory (server and load in one process): rss ${(rssAfter / 2 ** 20).toFixed(0)} MiB, grew ${((rssAfter - rssBefore) / 2 ** 20).toFixed(0)} MiB over ${ROUNDS * 2} sign-ins`);
-
-    await benchDeviceSignIn(server, ROUNDS, summary);
-  } finally {
-    await server.close();
+  const backends: BackendResult[] = [];
+  const withBackend = { ...settings, postgres: undefined };
+  log('Passgate on SQLite');
+  backends.push(await runPassgate(withBackend, log));
+  if (settings.postgres) {
+    log(`Passgate on PostgreSQL (${masked(settings.postgres.databaseUrl)}) + Redis`);
+    backends.push(await runPassgate(settings, log));
   }
+
+  const rows: Record<string, Row[]> = { ceilings: ceilingRows(ceilings) };
+  for (const b of backends) rows[b.backend] = backendRows(b, ceilings);
+  const failures = backends.flatMap((b) => b.failures.map((f) => `${b.backend}: ${f}`));
+  const passed = failures.length === 0 && Object.values(rows).every((list) => list.every((r) => r.pass !== false));
+
+  printSummary(`Ceilings (process pinned to core ${settings.core ?? 'none'}, ${settings.seconds} s each)`, rows.ceilings!);
+  for (const b of backends) {
+    printSummary(`Passgate on ${b.backend === 'sqlite' ? 'SQLite' : 'PostgreSQL + Redis'} (rates per CPU-second of the server process)`, rows[b.backend]!);
+  }
+  for (const b of backends) printDetails(`Phases on ${b.backend}`, [...(b.backend === 'sqlite' ? [bareRefresh] : []), ...phasesOf(b)]);
+  for (const f of failures) console.error(`\n${f}`);
+
+  // The connection URLs may hold passwords; the results file may be shared.
+  const shown = settings.postgres ? { ...settings, postgres: { databaseUrl: masked(settings.postgres.databaseUrl), redisUrl: masked(settings.postgres.redisUrl) } } : settings;
+  const results: Results = { startedAt, finishedAt: new Date().toISOString(), machine: { ...machine, settings: shown }, ceilings, backends, rows, passed };
+  writeResults(settings.resultsPath, results);
+  console.log(`\nResults: ${relative(ROOT, settings.resultsPath)}. ${passed ? 'Every target met.' : 'Some targets missed (FAIL above): exit 1.'}`);
+  return passed ? 0 : 1;
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
