@@ -42,6 +42,16 @@ export function setArgon2Limits(next: Argon2Limits): void {
   limits = next;
 }
 
+const overloaded = () => new ApiError(ErrorCode.ServiceUnavailable, 503);
+
+/**
+ * Throws the 503 now if a password check would be shed: a sign-in turned away must not first
+ * spend the account's and the address's sign-in budgets (a retry would then meet 429).
+ */
+export function refuseWhenArgon2Overloaded(): void {
+  if (running >= limits.concurrency && waiting.length >= limits.maxQueue) throw overloaded();
+}
+
 /**
  * Waits for a slot (or throws the 503 when too many already wait) and answers its release. For
  * argon2 work, through hashSecret and verifySecret; tests also hold slots with it to fill the queue.
@@ -50,7 +60,7 @@ export async function argon2Slot(): Promise<() => void> {
   if (running < limits.concurrency) {
     running += 1;
   } else {
-    if (waiting.length >= limits.maxQueue) throw new ApiError(ErrorCode.ServiceUnavailable, 503);
+    if (waiting.length >= limits.maxQueue) throw overloaded();
     // The finishing job hands its slot over (running stays as it is).
     await new Promise<void>((resolve) => waiting.push(resolve));
   }

@@ -12,7 +12,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { accountBudgetKey, consume } from '../../plugins/rate-limits.ts';
-import { dummySecretHash, verifySecret } from '../../lib/passwords.ts';
+import { dummySecretHash, refuseWhenArgon2Overloaded, verifySecret } from '../../lib/passwords.ts';
 import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts';
 import { resolveFlowClient } from './flow-client.ts';
 import { completeConsent, completeLogin, interactionClientId, loadInteraction, loadInteractionForSecondDevice, requireHeldInteraction } from './interactions.ts';
@@ -94,6 +94,7 @@ export function createLoginFlowService(ctx: AppContext) {
         throw new ApiError(kind === 'email' ? ErrorCode.EmailInvalid : ErrorCode.PhoneInvalid, 400, 'username', `${body.username} has an invalid format`);
       }
 
+      refuseWhenArgon2Overloaded();
       await consume(rateLimits.loginPerIp, meta.ip);
       await consume(rateLimits.loginPerAccount, accountBudgetKey(ctx.keys, tenant.id, username));
 
