@@ -6,6 +6,7 @@ import { capabilities } from '@passgate/contract';
 import { loadConfig } from '../config.ts';
 import { createAppContext, type AppContext } from '../context.ts';
 import { verifySecret } from '../lib/passwords.ts';
+import { checkClientSecret } from '../features/clients/client-secrets.ts';
 import { seedDemo } from './demo-seed.ts';
 
 let dir: string;
@@ -79,7 +80,7 @@ describe('seedDemo', () => {
       redirectUris: [`${url}/demo/callback`],
       postLogoutRedirectUris: [`${url}/demo`],
     });
-    expect(await verifySecret(demoApp?.secretHash as string, 'demo-secret')).toBe(true);
+    expect(await checkClientSecret(ctx.keys, demoApp?.secretHash as string, 'demo-secret')).toEqual({ matches: true });
 
     const partner = await ctx.clients.findById('partner-shop');
     expect(partner).toMatchObject({
@@ -90,7 +91,7 @@ describe('seedDemo', () => {
       redirectUris: [`${url}/demo/callback`],
       grantTypes: ['authorization_code', 'refresh_token'],
     });
-    expect(await verifySecret(partner?.secretHash as string, 'partner-secret')).toBe(true);
+    expect(await checkClientSecret(ctx.keys, partner?.secretHash as string, 'partner-secret')).toEqual({ matches: true });
   });
 
   it('creates the demo user with a verifying password', async () => {
