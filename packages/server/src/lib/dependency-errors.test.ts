@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../db/sqlite-driver.ts';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { isDependencyFailure } from './dependency-errors.ts';
