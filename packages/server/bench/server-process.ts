@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Backend } from './backend.ts';
 import { pinned, ROOT, type Settings } from './settings.ts';
+import { freePort } from '../test/test-server.ts';
 
 /**
  * The production process (`node packages/server/dist/main.js`, as `npm run build` leaves it),
@@ -33,16 +33,6 @@ export function track(child: ChildProcess): void {
   child.once('exit', () => live.delete(child));
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
-}
 
 export async function startServer(settings: Settings, backend: Backend): Promise<ServerProcess> {
   const port = await freePort();

@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../test/browser.ts';
 import { authorizationRequest, relyingParty, startSignIn } from '../test/relying-party.ts';
+import { freePort } from '../test/test-server.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 // A build of its own under dist: the test must not race a `npm run build:server` in the same tree,
@@ -13,16 +14,6 @@ const root = resolve(import.meta.dirname, '../../..');
 const outdir = join(root, 'packages/server/dist', `test-${process.pid}`);
 const dataDir = mkdtempSync(join(tmpdir(), 'passgate-production-'));
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
-}
 
 /** Whether a new TCP connection to the port is accepted. */
 function accepts(port: number): Promise<boolean> {

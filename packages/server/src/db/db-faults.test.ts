@@ -1,67 +1,8 @@
-import { createServer, Socket, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema, startTestServer, type TestServer } from '../../test/test-server.ts';
+import { startTcpProxy } from '../../test/tcp-proxy.ts';
 
 const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
-
-/**
- * A TCP proxy in front of PostgreSQL that a test can cut (connections reset, new ones refused),
- * silence (connections accepted, nothing ever answered, as a partitioned or hung server) and restore.
- */
-async function startProxy(target: URL): Promise<{ port: number; cut(): void; silence(): void; restore(): void; close(): Promise<void> }> {
-  let mode: 'forward' | 'cut' | 'silent' = 'forward';
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    client.on('error', () => undefined);
-    if (mode === 'cut') return void client.destroy();
-    if (mode === 'silent') return void client.pause();
-    const upstream = new Socket();
-    sockets.add(upstream);
-    upstream.on('close', () => {
-      sockets.delete(upstream);
-      client.destroy();
-    });
-    upstream.on('error', () => undefined);
-    client.on('close', () => upstream.destroy());
-    upstream.connect(Number(target.port || 5432), target.hostname, () => {
-      client.pipe(upstream);
-      upstream.pipe(client);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || !address) throw new Error('no proxy port');
-  const dropAll = () => {
-    for (const socket of sockets) socket.destroy();
-  };
-  return {
-    port: address.port,
-    cut() {
-      mode = 'cut';
-      dropAll();
-    },
-    silence() {
-      // Established connections stop carrying anything too: the server is there, it just never answers.
-      mode = 'silent';
-      for (const socket of sockets) {
-        socket.unpipe();
-        socket.pause();
-      }
-    },
-    restore() {
-      // As when a partition heals: what was half-open is reset, new connections get through.
-      dropAll();
-      mode = 'forward';
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        dropAll();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 async function getPolicy(server: TestServer): Promise<{ status: number; retryAfter: string | null; code?: number; ms: number }> {
   const started = Date.now();
@@ -127,7 +68,8 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
 
   it('answers 503 with Retry-After while the database is cut or silent, and recovers without a restart', async () => {
     const schema = await freshPostgresSchema(postgresUrl!);
-    const proxy = await startProxy(new URL(postgresUrl!));
+    const target = new URL(postgresUrl!);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
     const viaProxy = new URL(schema.url);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);

@@ -1,56 +1,10 @@
-import { createServer, Socket, type Server } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema, startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { startTcpProxy } from '../../../test/tcp-proxy.ts';
 
 const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 const redisUrl = process.env.REDIS_URL;
-
-/** A TCP relay a test can silence (connections kept, nothing answered: a hung or partitioned peer) and restore. */
-async function startRelay(host: string, port: number): Promise<{ port: number; silence(): void; restore(): void; close(): Promise<void> }> {
-  let silent = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    client.on('error', () => undefined);
-    if (silent) return void client.pause();
-    const upstream = new Socket();
-    sockets.add(upstream);
-    upstream.on('close', () => {
-      sockets.delete(upstream);
-      client.destroy();
-    });
-    upstream.on('error', () => undefined);
-    client.on('close', () => upstream.destroy());
-    upstream.connect(port, host, () => {
-      client.pipe(upstream);
-      upstream.pipe(client);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (typeof address !== 'object' || !address) throw new Error('no relay port');
-  return {
-    port: address.port,
-    silence() {
-      silent = true;
-      for (const socket of sockets) {
-        socket.unpipe();
-        socket.pause();
-      }
-    },
-    restore() {
-      for (const socket of sockets) socket.destroy();
-      silent = false;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 async function probe(server: TestServer, path: string) {
   const response = await fetch(`${server.url}${path}`);
@@ -155,7 +109,7 @@ describe('health probes when a dependency is gone', () => {
 
   it.skipIf(!redisUrl)('answers within its timeout when Redis goes silent, and is ready again when it answers', async () => {
     const target = new URL(redisUrl!);
-    const relay = await startRelay(target.hostname, Number(target.port || 6379));
+    const relay = await startTcpProxy(target.hostname, Number(target.port || 6379));
     const relayed = new URL(redisUrl!);
     relayed.port = String(relay.port);
     const server = await startTestServer({ seed: false, env: { REDIS_URL: relayed.toString() } });
@@ -178,7 +132,7 @@ describe('health probes when a dependency is gone', () => {
   it.skipIf(!postgresUrl)('answers within its timeout when PostgreSQL goes silent', async () => {
     const schema = await freshPostgresSchema(postgresUrl!);
     const target = new URL(schema.url);
-    const relay = await startRelay(target.hostname, Number(target.port || 5432));
+    const relay = await startTcpProxy(target.hostname, Number(target.port || 5432));
     const relayed = new URL(schema.url);
     relayed.port = String(relay.port);
     const server = await startTestServer({ seed: false, databaseUrl: relayed.toString() });
