@@ -44,10 +44,7 @@ export function setArgon2Limits(next: Argon2Limits): void {
 
 const overloaded = () => new ApiError(ErrorCode.ServiceUnavailable, 503);
 
-/**
- * Throws the 503 now if a password check would be shed: a sign-in turned away must not first
- * spend the account's and the address's sign-in budgets (a retry would then meet 429).
- */
+/** Throws the 503 now if a password check would be shed, so that the caller does no other work first. */
 export function refuseWhenArgon2Overloaded(): void {
   if (running >= limits.concurrency && waiting.length >= limits.maxQueue) throw overloaded();
 }

@@ -94,9 +94,11 @@ export function createLoginFlowService(ctx: AppContext) {
         throw new ApiError(kind === 'email' ? ErrorCode.EmailInvalid : ErrorCode.PhoneInvalid, 400, 'username', `${body.username} has an invalid format`);
       }
 
-      refuseWhenArgon2Overloaded();
+      // The budgets first: a flood is refused as a flood (429) whatever the load; then an attempt
+      // that would wait too long for its password check is turned away before any other work.
       await consume(rateLimits.loginPerIp, meta.ip);
       await consume(rateLimits.loginPerAccount, accountBudgetKey(ctx.keys, tenant.id, username));
+      refuseWhenArgon2Overloaded();
 
       const event = { tenantId: tenant.id, clientId, ip: meta.ip, userAgent: meta.userAgent };
       const user = await users.findByUsername(tenant.id, username);
