@@ -71,14 +71,14 @@ export function createMetrics(sources: MetricsSources): Metrics {
     }),
     argon2Duration: new Histogram({
       name: 'passgate_argon2_duration_seconds',
-      help: 'argon2id work by operation (verify, hash), queueing in the thread pool included',
+      help: 'argon2id work by operation (verify, hash), the wait for a slot (ARGON2_CONCURRENCY) included',
       labelNames: ['operation'],
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     }),
     argon2InFlight: new Gauge({
       name: 'passgate_argon2_in_flight',
-      help: 'argon2id hashes and verifications started and not finished in this process (running or queued for the thread pool)',
+      help: 'argon2id hashes and verifications started and not finished in this process: running, or waiting for a slot (at most ARGON2_MAX_QUEUE wait)',
       registers,
       collect() {
         this.set(argon2InFlight());
