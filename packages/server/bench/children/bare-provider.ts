@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import { SCOPE_CLAIMS, SUPPORTED_SCOPES } from '../../src/oidc/provider.ts';
 
 /**
  * The refresh ceiling: oidc-provider as its author ships it (same major version as Passgate's,
@@ -23,13 +24,9 @@ const provider = new Provider('http://127.0.0.1/bare', {
   clients: [{ client_id: CLIENT_ID, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], redirect_uris: ['http://127.0.0.1/callback'] }],
   jwks: { keys: [{ ...rsa, kid: 'rs', alg: 'RS256', use: 'sig' }, { ...ec, kid: 'es', alg: 'ES256', use: 'sig' }] } as never,
   cookies: { keys: ['bare-provider-bench-cookie-key'] },
-  scopes: ['openid', 'offline_access', 'profile', 'email', 'phone'],
-  claims: {
-    openid: ['sub'],
-    profile: ['name', 'picture', 'locale'],
-    email: ['email', 'email_verified'],
-    phone: ['phone_number', 'phone_number_verified'],
-  },
+  // Passgate's own scopes and claims, so that both do the same claims work.
+  scopes: SUPPORTED_SCOPES,
+  claims: SCOPE_CLAIMS,
   conformIdTokenClaims: false,
   pkce: { required: () => true },
   features: { devInteractions: { enabled: false }, userinfo: { enabled: true } },

@@ -71,7 +71,6 @@ export async function argon2Slot(): Promise<() => void> {
   };
 }
 
-
 export type Argon2Operation = 'hash' | 'verify';
 export type Argon2Observer = (operation: Argon2Operation, seconds: number) => void;
 

@@ -26,6 +26,14 @@ export interface ProviderDeps {
 
 export const SUPPORTED_SCOPES = ['openid', 'offline_access', 'profile', 'email', 'phone'];
 
+/** The claims each scope releases. */
+export const SCOPE_CLAIMS = {
+  openid: ['sub'],
+  profile: ['name', 'picture', 'locale'],
+  email: ['email', 'email_verified'],
+  phone: ['phone_number', 'phone_number_verified'],
+};
+
 /** The provider metadata of a stored client. */
 export function clientMetadata(client: ClientRecord): AdapterPayload {
   const confidential = client.tokenEndpointAuthMethod !== 'none';
@@ -99,12 +107,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       short: { signed: true, httpOnly: true, sameSite: 'lax', secure, path: '/' },
     },
     scopes: SUPPORTED_SCOPES,
-    claims: {
-      openid: ['sub'],
-      profile: ['name', 'picture', 'locale'],
-      email: ['email', 'email_verified'],
-      phone: ['phone_number', 'phone_number_verified'],
-    },
+    claims: SCOPE_CLAIMS,
     // Relying parties read the profile from the ID token as well as from userinfo.
     conformIdTokenClaims: false,
     responseTypes: ['code'],
