@@ -3,6 +3,7 @@ export * from './capabilities.ts';
 export * from './validation.ts';
 export * from './case.ts';
 export * from './locale.ts';
+export * from './backup-codes.ts';
 export * from './schemas/policies.ts';
 export * from './wire.ts';
 export * from './schemas/common.ts';

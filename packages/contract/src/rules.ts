@@ -8,6 +8,7 @@ export * from './capabilities.ts';
 export * from './validation.ts';
 export * from './case.ts';
 export * from './locale.ts';
+export * from './backup-codes.ts';
 
 import { DEVICE_NAME_MAX_LENGTH } from './validation.ts';
 

@@ -39,6 +39,8 @@ export const securityEventTypes = [
   'mfa.disabled',
   'mfa.method_changed',
   'mfa.failure',
+  'mfa.backup_codes_generated',
+  'mfa.backup_code_used',
   'passwordless.success',
   'webauthn.registered',
   'webauthn.activated',

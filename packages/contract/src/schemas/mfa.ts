@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { BACKUP_CODE_INPUT_MAX_LENGTH, BACKUP_CODE_PATTERN, normalizeBackupCode } from '../backup-codes.ts';
 import { requestBody } from '../wire.ts';
 import { challengeSchema, clientIdSchema, passwordSchema } from './common.ts';
+import { profileSchema } from './account.ts';
 import { tokenTypeSchema } from './login-flow.ts';
 
 /**
@@ -21,13 +23,31 @@ export const mfaTriggerBodySchema = requestBody({
 });
 export type MfaTriggerBody = z.output<typeof mfaTriggerBodySchema>;
 
-/** POST /api/v1/mfa/login: the second step; answers `redirectTo`. */
+/** A backup code as typed (any case, spaces or hyphens), handed on normalised (`normalizeBackupCode`). */
+export const backupCodeSchema = z
+  .string()
+  .max(BACKUP_CODE_INPUT_MAX_LENGTH)
+  .transform(normalizeBackupCode)
+  .pipe(z.string().regex(BACKUP_CODE_PATTERN, 'A backup code is 10 letters and digits'));
+
+/**
+ * POST /api/v1/mfa/login: the second step; answers `redirectTo`. Either `otp` (the code of the
+ * account's method, `token_type`) or `backup_code` (one of its backup codes), not both.
+ */
 export const mfaLoginBodySchema = requestBody({
   tokenType: tokenTypeSchema,
   mfaToken: mfaTokenSchema,
-  otp: mfaCodeSchema,
+  otp: mfaCodeSchema.optional(),
+  backupCode: backupCodeSchema.optional(),
   challenge: challengeSchema,
   clientId: clientIdSchema.optional(),
+}).superRefine((body, ctx) => {
+  if (body.otp === undefined && body.backupCode === undefined) {
+    // Worded as a missing field, so the answer is 1001 naming otp, as before backup codes existed.
+    ctx.addIssue({ code: 'invalid_type', expected: 'string', input: undefined, path: ['otp'], message: 'Invalid input: expected string, received undefined' });
+  } else if (body.otp !== undefined && body.backupCode !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['backup_code'], message: 'Send otp or backup_code, not both' });
+  }
 });
 export type MfaLoginBody = z.output<typeof mfaLoginBodySchema>;
 
@@ -59,3 +79,23 @@ export type MfaAssociateResponse = z.infer<typeof mfaAssociateResponseSchema>;
 /** POST /api/v1/me/mfa/confirm */
 export const mfaConfirmBodySchema = requestBody({ password: passwordSchema, authenticatorType: tokenTypeSchema, code: mfaCodeSchema });
 export type MfaConfirmBody = z.output<typeof mfaConfirmBodySchema>;
+
+/** POST /api/v1/me/mfa/confirm answers the profile; turning 2-step on also answers the new backup codes, once. */
+export const mfaConfirmResponseSchema = profileSchema.extend({
+  backupCodes: z.array(z.string()).optional(),
+});
+export type MfaConfirmResponse = z.infer<typeof mfaConfirmResponseSchema>;
+
+/** GET /api/v1/me/mfa/backup-codes: how many backup codes are still unused (0 with 2-step off). */
+export const backupCodesStatusSchema = z.object({
+  remaining: z.number().int().nonnegative(),
+  /** How many a new set has (10). */
+  total: z.number().int().positive(),
+});
+export type BackupCodesStatus = z.infer<typeof backupCodesStatusSchema>;
+
+/** POST /api/v1/me/mfa/backup-codes: a new set, shown this once (the earlier codes no longer work). */
+export const backupCodesResponseSchema = backupCodesStatusSchema.extend({
+  backupCodes: z.array(z.string()),
+});
+export type BackupCodesResponse = z.infer<typeof backupCodesResponseSchema>;

@@ -144,6 +144,16 @@ export interface MfaTokensTable {
   created_at: Millis;
 }
 
+/** A 2-step verification backup code: single use, replaced as a set, gone when 2-step is turned off. */
+export interface BackupCodesTable {
+  id: string;
+  user_id: string;
+  /** Keyed hash (HMAC-SHA-256) of the user id and the normalised code; the code itself is never stored. */
+  code_hash: string;
+  used_at: Millis | null;
+  created_at: Millis;
+}
+
 /** A Google or Facebook identity linked to an account: (tenant, provider, subject) is unique. */
 export interface UserIdentitiesTable {
   id: string;
@@ -304,6 +314,7 @@ export interface Database {
   password_history: PasswordHistoryTable;
   one_time_codes: OneTimeCodesTable;
   mfa_tokens: MfaTokensTable;
+  backup_codes: BackupCodesTable;
   webauthn_credentials: WebauthnCredentialsTable;
   webauthn_challenges: WebauthnChallengesTable;
   user_identities: UserIdentitiesTable;

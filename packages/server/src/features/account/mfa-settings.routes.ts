@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  backupCodesResponseSchema,
+  backupCodesStatusSchema,
   errorEnvelopeSchema,
   mfaAssociateBodySchema,
   mfaAssociateResponseSchema,
   mfaConfigResponseSchema,
   mfaConfirmBodySchema,
+  mfaConfirmResponseSchema,
   mfaPasswordBodySchema,
   profileSchema,
 } from '@passgate/contract';
@@ -60,10 +63,11 @@ export function mfaSettingsRoutes(app: FastifyInstance, ctx: AppContext, auth: S
       summary: 'Turn 2-step verification on with the code of the method being set up',
       description:
         'The authenticator app\'s code (one step of clock drift either way) or the SMS / e-mail code. Turns 2-step on with this method (replacing an earlier one) and answers the updated profile. ' +
+        'When 2-step was off, the answer also carries `backupCodes`: ten new single-use backup codes (`xxxxx-xxxxx`), shown in this answer only (stored as keyed hashes); changing the method keeps the earlier codes. ' +
         `1040 (400, field code) wrong code; 1026 (400, field code) no pending setup, or the code is expired, used or dead (5 wrong tries); ${PASSWORD_ERRORS}`,
       security: bearer,
       body: mfaConfirmBodySchema,
-      response: { 200: profileSchema, ...errors },
+      response: { 200: mfaConfirmResponseSchema, ...errors },
     },
     onRequest: auth.authenticate,
     handler: (request) => service.confirm(auth.user(request), request.body.password, request.body.authenticatorType, request.body.code, visitorMeta(request)),
@@ -73,12 +77,40 @@ export function mfaSettingsRoutes(app: FastifyInstance, ctx: AppContext, auth: S
     schema: {
       tags: ['account'],
       summary: 'Turn 2-step verification off',
-      description: `Not shown by the specification (its path is ours). Turns 2-step off, forgets the authenticator secret and answers the updated profile. ${PASSWORD_ERRORS}`,
+      description: `Not shown by the specification (its path is ours). Turns 2-step off, forgets the authenticator secret, deletes the backup codes and answers the updated profile. ${PASSWORD_ERRORS}`,
       security: bearer,
       body: mfaPasswordBodySchema,
       response: { 200: profileSchema, ...errors },
     },
     onRequest: auth.authenticate,
     handler: (request) => service.disable(auth.user(request), request.body.password, visitorMeta(request)),
+  });
+
+  api.get('/api/v1/me/mfa/backup-codes', {
+    schema: {
+      tags: ['account'],
+      summary: 'How many 2-step verification backup codes are left',
+      description: 'Not shown by the specification (its path is ours). Answers `remaining` (unused codes; 0 with 2-step off) and `total` (10, the size of a set). Never the codes themselves.',
+      security: bearer,
+      response: { 200: backupCodesStatusSchema, ...errors },
+    },
+    onRequest: auth.authenticate,
+    handler: (request) => service.backupCodesStatus(auth.user(request)),
+  });
+
+  api.post('/api/v1/me/mfa/backup-codes', {
+    schema: {
+      tags: ['account'],
+      summary: 'Generate new 2-step verification backup codes',
+      description:
+        'Not shown by the specification (its path is ours). Replaces every earlier backup code (used or not: they stop working) with ten new single-use codes, ' +
+        'answered in `backupCodes` (`xxxxx-xxxxx`) this once only. 1000 (400) 2-step verification is off; ' +
+        PASSWORD_ERRORS,
+      security: bearer,
+      body: mfaPasswordBodySchema,
+      response: { 200: backupCodesResponseSchema, ...errors },
+    },
+    onRequest: auth.authenticate,
+    handler: (request) => service.regenerateBackupCodes(auth.user(request), request.body.password, visitorMeta(request)),
   });
 }

@@ -29,6 +29,8 @@ export type AuditEventType =
   | 'mfa.challenge_sent'
   | 'mfa.success'
   | 'mfa.failure'
+  | 'mfa.backup_codes_generated'
+  | 'mfa.backup_code_used'
   | 'passwordless.code_sent'
   | 'passwordless.success'
   | 'passwordless.failure'

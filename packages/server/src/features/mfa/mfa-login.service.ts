@@ -10,6 +10,8 @@ import { deliverCode } from '../codes/code-delivery.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
 import { completeLogin, interactionClientId, loadInteraction, requireHeldInteraction } from '../login-flow/interactions.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
+import { hashBackupCode } from './backup-codes.ts';
+import { createBackupCodeQueries } from './backup-codes.queries.ts';
 import { createMfaQueries } from './mfa.queries.ts';
 import { totpStep } from './totp.ts';
 
@@ -38,8 +40,10 @@ export type FirstFactor = 'pwd' | 'passwordless' | 'google' | 'facebook';
 
 /** Authentication methods (RFC 8176) each step adds to the finished sign-in's `amr`. */
 const FIRST_AMR: Record<FirstFactor, string> = { pwd: 'pwd', passwordless: 'otp', google: 'google', facebook: 'facebook' };
-const SECOND_AMR: Record<TokenType, string> = { totp: 'otp', sms: 'sms', email: 'otp' };
-const amrOf = (first: FirstFactor, second: TokenType) => [...new Set([FIRST_AMR[first], SECOND_AMR[second], 'mfa'])];
+type SecondFactor = TokenType | 'backup_code';
+// A backup code is a one-time password the user wrote down.
+const SECOND_AMR: Record<SecondFactor, string> = { totp: 'otp', sms: 'sms', email: 'otp', backup_code: 'otp' };
+const amrOf = (first: FirstFactor, second: SecondFactor) => [...new Set([FIRST_AMR[first], SECOND_AMR[second], 'mfa'])];
 const firstFactorOf = (row: MfaTokenRow): FirstFactor => (row.first_factor as FirstFactor | null) ?? 'pwd';
 
 /** The answer of a first step when the account asks for a second one. */
@@ -78,9 +82,55 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
     return user;
   }
 
-  async function failure(row: MfaTokenRow, meta: VisitorMeta, reason: string): Promise<never> {
+  async function failure(row: MfaTokenRow, meta: VisitorMeta, reason: string, field = 'otp'): Promise<never> {
     await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.failure', details: { tokenType: row.token_type, reason } });
-    throw new ApiError(ErrorCode.CodeInvalid, 400, 'otp');
+    throw new ApiError(ErrorCode.CodeInvalid, 400, field);
+  }
+
+  /**
+   * Spends one of the user's backup codes together with the MFA token, in one transaction: a
+   * code that is wrong or used already changes nothing (1040, as a wrong 2-step code), and of two
+   * sign-ins presenting the same code at once only one gets through.
+   */
+  async function spendBackupCode(row: MfaTokenRow, user: UserRow, code: string, meta: VisitorMeta): Promise<void> {
+    const hash = hashBackupCode(ctx.keys, user.id, code);
+    const spent = await inTransaction(ctx.db, async (trx) => {
+      const at = Date.now();
+      if (!(await createBackupCodeQueries(trx).use(user.id, hash, at))) return false;
+      if (!(await createMfaQueries(trx).consume(row.id, at))) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+      return true;
+    });
+    if (!spent) return failure(row, meta, 'wrong_backup_code', 'backup_code');
+    const remaining = await createBackupCodeQueries(ctx.db).countUnused(user.id);
+    await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.backup_code_used', details: { remaining } });
+  }
+
+  /** Checks the code of the account's own method and spends it with the MFA token. */
+  async function spendMethodCode(row: MfaTokenRow, user: UserRow, type: TokenType, otp: string, meta: VisitorMeta, now: number): Promise<void> {
+    const queries = createMfaQueries(ctx.db);
+    if (type === 'totp') {
+      if (!user.totp_secret_enc) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+      const step = totpStep(ctx.keys.decrypt(user.totp_secret_enc), otp, now);
+      if (step === null) return failure(row, meta, 'wrong_code');
+      if (!(await queries.spendTotpStep(user.id, step))) return failure(row, meta, 'replayed_code');
+      if (!(await queries.consume(row.id, Date.now()))) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+      return;
+    }
+    const destination = destinationOf(user, type);
+    if (!destination) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+    const check = await codes.verify(targetOf(row, destination), otp, { keep: true });
+    if (check.result === 'wrong') return failure(row, meta, 'wrong_code');
+    const payload = check.result === 'ok' && check.payload ? (JSON.parse(check.payload) as { mfaToken?: string }) : {};
+    if (check.result === 'expired' || payload.mfaToken !== row.id) {
+      await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.failure', details: { tokenType: row.token_type, reason: 'expired_code' } });
+      throw new ApiError(ErrorCode.RequestExpired, 400, 'otp');
+    }
+    await inTransaction(ctx.db, async (trx) => {
+      const at = Date.now();
+      if (!(await codes.consume(check.codeId, trx)) || !(await createMfaQueries(trx).consume(row.id, at))) {
+        throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+      }
+    });
   }
 
   /** A new token for `user`'s second step in this interaction. */
@@ -141,7 +191,10 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
       return { resendAfter: RESEND_COOLDOWN_SECONDS };
     },
 
-    /** POST /api/v1/mfa/login: checks the code and finishes the sign-in. */
+    /**
+     * POST /api/v1/mfa/login: checks the code (or a backup code) and finishes the sign-in. Either
+     * kind spends one of the MFA token's five tries before it is compared.
+     */
     async login(body: MfaLoginBody, meta: VisitorMeta): Promise<{ redirectTo: string }> {
       requireHeldInteraction(meta.browser, body.challenge);
       await consume(ctx.rateLimits.codeCheckPerIp, meta.ip);
@@ -153,39 +206,24 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
         throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
       }
       const user = await userOf(row);
-      const queries = createMfaQueries(ctx.db);
-      if (!(await queries.takeAttempt(row.id, MFA_TOKEN_MAX_ATTEMPTS, now))) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+      if (!(await createMfaQueries(ctx.db).takeAttempt(row.id, MFA_TOKEN_MAX_ATTEMPTS, now))) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
 
-      if (body.tokenType === 'totp') {
-        if (!user.totp_secret_enc) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
-        const step = totpStep(ctx.keys.decrypt(user.totp_secret_enc), body.otp, now);
-        if (step === null) return failure(row, meta, 'wrong_code');
-        if (!(await queries.spendTotpStep(user.id, step))) return failure(row, meta, 'replayed_code');
-        if (!(await queries.consume(row.id, Date.now()))) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
+      let second: SecondFactor = body.tokenType;
+      if (body.backupCode !== undefined) {
+        await spendBackupCode(row, user, body.backupCode, meta);
+        second = 'backup_code';
       } else {
-        const destination = destinationOf(user, body.tokenType);
-        if (!destination) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
-        const check = await codes.verify(targetOf(row, destination), body.otp, { keep: true });
-        if (check.result === 'wrong') return failure(row, meta, 'wrong_code');
-        const payload = check.result === 'ok' && check.payload ? (JSON.parse(check.payload) as { mfaToken?: string }) : {};
-        if (check.result === 'expired' || payload.mfaToken !== row.id) {
-          await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.failure', details: { tokenType: row.token_type, reason: 'expired_code' } });
-          throw new ApiError(ErrorCode.RequestExpired, 400, 'otp');
-        }
-        await inTransaction(ctx.db, async (trx) => {
-          const at = Date.now();
-          if (!(await codes.consume(check.codeId, trx)) || !(await createMfaQueries(trx).consume(row.id, at))) {
-            throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
-          }
-        });
+        // The body schema lets neither be missing; this keeps the type honest.
+        if (body.otp === undefined) throw new ApiError(ErrorCode.RequiredField, 400, 'otp');
+        await spendMethodCode(row, user, body.tokenType, body.otp, meta, now);
       }
 
       const at = Date.now();
       await ctx.users.recordSuccessfulLogin(user.id, at);
-      await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.success', details: { tokenType: row.token_type } });
+      await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.success', details: { tokenType: row.token_type, method: second } });
       const first = firstFactorOf(row);
-      await ctx.audit.record({ ...eventOf(row, meta), type: 'login.success', details: { method: first === 'pwd' ? 'password' : first, secondFactor: row.token_type } });
-      return { redirectTo: await completeLogin(ctx.provider, interaction, user.id, amrOf(first, body.tokenType)) };
+      await ctx.audit.record({ ...eventOf(row, meta), type: 'login.success', details: { method: first === 'pwd' ? 'password' : first, secondFactor: second } });
+      return { redirectTo: await completeLogin(ctx.provider, interaction, user.id, amrOf(first, second)) };
     },
   };
 }

@@ -1,7 +1,11 @@
 import {
+  BACKUP_CODE_COUNT,
   ErrorCode,
+  type BackupCodesResponse,
+  type BackupCodesStatus,
   type MfaAssociateResponse,
   type MfaConfigResponse,
+  type MfaConfirmResponse,
   type Profile,
   type TokenType,
 } from '@passgate/contract';
@@ -21,12 +25,15 @@ import type { TenantRecord } from '../tenants/tenants.queries.ts';
 import { createUserQueries } from '../users/users.queries.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import { toProfile } from '../account/profile.ts';
+import { newBackupCodeSet } from './backup-codes.ts';
+import { createBackupCodeQueries } from './backup-codes.queries.ts';
 import { mfaTypeOf } from './mfa-login.service.ts';
 import { newTotpSecret, totpEnrollment, totpStep } from './totp.ts';
 
 export const MFA_NOT_SUPPORTED_MESSAGE = 'Registration does not support 2-Step Verification';
 export const PHONE_FIRST_MESSAGE = 'Active your phone number first';
 export const EMAIL_FIRST_MESSAGE = 'Active your email first';
+export const MFA_OFF_MESSAGE = '2-Step Verification is off: turn it on first';
 
 /**
  * The account area's 2-step verification settings (SPEC.md sections 4, 6 and 7). Every call
@@ -68,18 +75,34 @@ export function createMfaSettingsService(ctx: AppContext, codes: CodeService = c
     return toProfile(updated, ctx.config.publicUrl);
   }
 
-  /** Turns 2-step on with `type` (replacing any earlier method), audited, in one transaction with `before`. */
-  async function enable(user: UserRow, type: TokenType, changes: UserUpdate, meta: VisitorMeta, before?: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
+  /**
+   * Turns 2-step on with `type` (replacing any earlier method), audited, in one transaction with
+   * `before`. Turning it on (not changing the method) also makes the backup codes, answered here
+   * and never again: changing the method keeps the codes the user already holds.
+   */
+  async function enable(user: UserRow, type: TokenType, changes: UserUpdate, meta: VisitorMeta, before?: (trx: Kysely<Database>) => Promise<void>): Promise<string[] | undefined> {
     const previous = mfaTypeOf(user);
     const now = Date.now();
+    const backup = previous ? undefined : newBackupCodeSet(ctx.keys, user.id);
     await inTransaction(ctx.db, async (trx) => {
       if (before) await before(trx);
       await createUserQueries(trx).update(user.id, { enable_mfa: 1, authenticator_type: type, totp_pending_enc: null, updated_at: now, ...changes });
-      await createAuditQueries(trx).record(
+      const audit = createAuditQueries(trx);
+      await audit.record(
         previous ? { ...eventOf(user, meta), type: 'mfa.method_changed', details: { from: previous, to: type } } : { ...eventOf(user, meta), type: 'mfa.enabled', details: { tokenType: type } },
         now,
       );
+      if (backup) {
+        await createBackupCodeQueries(trx).replaceAll(user.id, backup.hashes, now);
+        await audit.record({ ...eventOf(user, meta), type: 'mfa.backup_codes_generated', details: { count: backup.hashes.length, reason: 'enabled' } }, now);
+      }
     });
+    return backup?.codes;
+  }
+
+  async function confirmed(userId: string, backupCodes: string[] | undefined): Promise<MfaConfirmResponse> {
+    const profile = await profileOf(userId);
+    return backupCodes ? { ...profile, backupCodes } : profile;
   }
 
   return {
@@ -113,7 +136,7 @@ export function createMfaSettingsService(ctx: AppContext, codes: CodeService = c
     },
 
     /** POST /api/v1/me/mfa/confirm: the code from the new method turns 2-step on with it. */
-    async confirm(user: UserRow, password: string, type: TokenType, code: string, meta: VisitorMeta): Promise<Profile> {
+    async confirm(user: UserRow, password: string, type: TokenType, code: string, meta: VisitorMeta): Promise<MfaConfirmResponse> {
       await checkPassword(user, password, meta);
       if (type === 'totp') {
         if (!user.totp_pending_enc) throw new ApiError(ErrorCode.RequestExpired, 400, 'code', 'Set up the authenticator app first');
@@ -124,8 +147,7 @@ export function createMfaSettingsService(ctx: AppContext, codes: CodeService = c
           throw new ApiError(ErrorCode.CodeInvalid, 400, 'code');
         }
         // The setup code is spent too: it cannot sign in afterwards.
-        await enable(user, type, { totp_secret_enc: user.totp_pending_enc, totp_last_step: step }, meta);
-        return profileOf(user.id);
+        return confirmed(user.id, await enable(user, type, { totp_secret_enc: user.totp_pending_enc, totp_last_step: step }, meta));
       }
       const destination = destinationFor(user, type);
       const check = await codes.verify(setupTarget(user, destination), code, { keep: true });
@@ -135,22 +157,42 @@ export function createMfaSettingsService(ctx: AppContext, codes: CodeService = c
       }
       const payload = check.result === 'ok' && check.payload ? (JSON.parse(check.payload) as { tokenType?: string }) : {};
       if (check.result === 'expired' || check.userId !== user.id || payload.tokenType !== type) throw new ApiError(ErrorCode.RequestExpired, 400, 'code');
-      await enable(user, type, { totp_secret_enc: null, totp_last_step: null }, meta, async (trx) => {
+      const backupCodes = await enable(user, type, { totp_secret_enc: null, totp_last_step: null }, meta, async (trx) => {
         if (!(await codes.consume(check.codeId, trx))) throw new ApiError(ErrorCode.RequestExpired, 400, 'code');
       });
-      return profileOf(user.id);
+      return confirmed(user.id, backupCodes);
     },
 
-    /** POST /api/v1/me/mfa/disable: turns 2-step off and forgets the authenticator secret. */
+    /** POST /api/v1/me/mfa/disable: turns 2-step off, forgets the authenticator secret and deletes the backup codes. */
     async disable(user: UserRow, password: string, meta: VisitorMeta): Promise<Profile> {
       await checkPassword(user, password, meta);
       const previous = mfaTypeOf(user);
       const now = Date.now();
       await inTransaction(ctx.db, async (trx) => {
         await createUserQueries(trx).update(user.id, { enable_mfa: 0, authenticator_type: null, totp_secret_enc: null, totp_pending_enc: null, totp_last_step: null, updated_at: now });
+        await createBackupCodeQueries(trx).deleteAll(user.id);
         if (previous) await createAuditQueries(trx).record({ ...eventOf(user, meta), type: 'mfa.disabled', details: { tokenType: previous } }, now);
       });
       return profileOf(user.id);
+    },
+
+    /** GET /api/v1/me/mfa/backup-codes: how many codes are left (a count only, so no password re-check). */
+    async backupCodesStatus(user: UserRow): Promise<BackupCodesStatus> {
+      const remaining = mfaTypeOf(user) ? await createBackupCodeQueries(ctx.db).countUnused(user.id) : 0;
+      return { remaining, total: BACKUP_CODE_COUNT };
+    },
+
+    /** POST /api/v1/me/mfa/backup-codes: a new set replaces every earlier code, used or not. */
+    async regenerateBackupCodes(user: UserRow, password: string, meta: VisitorMeta): Promise<BackupCodesResponse> {
+      await checkPassword(user, password, meta);
+      if (!mfaTypeOf(user)) throw new ApiError(ErrorCode.BadRequest, 400, undefined, MFA_OFF_MESSAGE);
+      const backup = newBackupCodeSet(ctx.keys, user.id);
+      const now = Date.now();
+      await inTransaction(ctx.db, async (trx) => {
+        await createBackupCodeQueries(trx).replaceAll(user.id, backup.hashes, now);
+        await createAuditQueries(trx).record({ ...eventOf(user, meta), type: 'mfa.backup_codes_generated', details: { count: backup.hashes.length, reason: 'regenerated' } }, now);
+      });
+      return { backupCodes: backup.codes, remaining: backup.codes.length, total: BACKUP_CODE_COUNT };
     },
   };
 }
