@@ -34,6 +34,17 @@ export function track(child: ChildProcess): void {
 }
 
 
+/**
+ * The Node.js flags of `npm run start:server` (the heap settings the README tells operators to
+ * run with), so that the benchmark measures the process as it runs in production.
+ */
+export function productionNodeFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const words = (scripts['start:server'] ?? '').split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`package.json's start:server should run node, not: ${scripts['start:server']}`);
+  return words.slice(1).filter((word) => word.startsWith('--'));
+}
+
 export async function startServer(settings: Settings, backend: Backend): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -56,7 +67,7 @@ export async function startServer(settings: Settings, backend: Backend): Promise
   // BENCH_CPU_PROF=dir: a V8 CPU profile of each server, written when it stops, to see what dominates
   // (the profiler itself costs CPU: do not read the rates of such a run against the targets).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(ROOT, process.env.BENCH_CPU_PROF)] : [];
-  const [command, args] = pinned(settings, process.execPath, [...profile, join(ROOT, 'packages/server/dist/main.js')]);
+  const [command, args] = pinned(settings, process.execPath, [...profile, ...productionNodeFlags(), join(ROOT, 'packages/server/dist/main.js')]);
   const started = performance.now();
   const child = spawn(command, args, { cwd: backend.dir, env, stdio: ['ignore', log, log] });
   closeSync(log);

@@ -31,6 +31,21 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ FACEBOOK_GRAPH_URL: 'ftp://graph.example' })).toThrow(/FACEBOOK_GRAPH_URL/);
   });
 
+  it("keeps the parallel password hashes below libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), one thread left for logs and signatures", () => {
+    const saved = process.env.UV_THREADPOOL_SIZE;
+    try {
+      delete process.env.UV_THREADPOOL_SIZE;
+      expect(loadConfig({}).argon2.concurrency).toBeLessThanOrEqual(3);
+      expect(loadConfig({ ARGON2_CONCURRENCY: '3' }).argon2).toEqual({ concurrency: 3, maxQueue: 24 });
+      expect(() => loadConfig({ ARGON2_CONCURRENCY: '4' })).toThrow(/ARGON2_CONCURRENCY: must be below libuv's thread pool size \(4, UV_THREADPOOL_SIZE\); raise UV_THREADPOOL_SIZE to at least 5/);
+      process.env.UV_THREADPOOL_SIZE = '17';
+      expect(loadConfig({ ARGON2_CONCURRENCY: '16' }).argon2.concurrency).toBe(16);
+    } finally {
+      if (saved === undefined) delete process.env.UV_THREADPOOL_SIZE;
+      else process.env.UV_THREADPOOL_SIZE = saved;
+    }
+  });
+
   it('bounds every wait on the database by default (a few seconds), or as DATABASE_*_TIMEOUT_MS and STARTUP_TIMEOUT_MS say', () => {
     expect(loadConfig({})).toMatchObject({ database: { connectTimeoutMs: 5000, statementTimeoutMs: 10000, busyTimeoutMs: 5000 }, startupTimeoutMs: 30000 });
     expect(

@@ -6,7 +6,7 @@ import type { EsmsSettings } from './messaging/sms/esms.ts';
 import type { TwilioSettings } from './messaging/sms/twilio.ts';
 import { canonicalHost } from './lib/public-fetch.ts';
 import { packageRoot } from './lib/package-root.ts';
-import { defaultArgon2Limits, type Argon2Limits } from './lib/passwords.ts';
+import { defaultArgon2Limits, threadPoolSize, type Argon2Limits } from './lib/passwords.ts';
 
 /**
  * Configuration from the environment, parsed and checked once at start-up. A bad value stops
@@ -322,6 +322,15 @@ function isAddressOrRange(entry: string): boolean {
 }
 
 function argon2Limits(concurrency: number | undefined, maxQueue: number | undefined): Argon2Limits {
+  // This process's pool, whatever environment the configuration was read from.
+  const pool = threadPoolSize();
+  // More slots than pool threads would only queue hashes inside libuv, out of the load shedding's
+  // sight, with the log writes and token signatures stuck behind them.
+  if (concurrency !== undefined && concurrency >= pool) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ARGON2_CONCURRENCY: must be below libuv's thread pool size (${pool}, UV_THREADPOOL_SIZE); raise UV_THREADPOOL_SIZE to at least ${concurrency + 1} for ${concurrency} parallel hashes`,
+    );
+  }
   const slots = concurrency ?? defaultArgon2Limits().concurrency;
   return { concurrency: slots, maxQueue: maxQueue ?? 8 * slots };
 }

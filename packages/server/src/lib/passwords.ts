@@ -28,9 +28,20 @@ export interface Argon2Limits {
   maxQueue: number;
 }
 
+/**
+ * libuv's thread pool, which runs the argon2 jobs and also file writes (the log), DNS look-ups and
+ * WebCrypto signing. Its size is read once, when the pool first starts, which is before any of our
+ * code runs: only the environment (UV_THREADPOOL_SIZE) sets it. libuv's default is 4.
+ */
+export function threadPoolSize(): number {
+  const size = Number(process.env.UV_THREADPOOL_SIZE);
+  return Number.isInteger(size) && size > 0 ? Math.min(size, 1024) : 4;
+}
+
 export const defaultArgon2Limits = (): Argon2Limits => {
-  // The cores this process may run on (a taskset or cpuset pinning counts, a CPU quota does not).
-  const concurrency = availableParallelism();
+  // The cores this process may run on (a taskset or cpuset pinning counts, a CPU quota does not),
+  // leaving one pool thread free, so that logging and token signing never wait behind hashes.
+  const concurrency = Math.max(1, Math.min(availableParallelism(), threadPoolSize() - 1));
   return { concurrency, maxQueue: 8 * concurrency };
 };
 
