@@ -9,6 +9,9 @@ import type { AvatarUploadBody,
   MfaAssociateResponse,
   MfaConfigResponse,
   MfaConfirmBody,
+  MfaConfirmResponse,
+  BackupCodesResponse,
+  BackupCodesStatus,
   MfaPasswordBody,
   Profile,
   ProfileUpdateBody,
@@ -37,8 +40,13 @@ export const accountApi = {
   mfaConfig: (token: string, body: MfaPasswordBody) => api.post<MfaConfigResponse>('/v1/me/mfa/config', { ...body }, { token }),
   /** totp: the QR code and secret; sms/email: sends the code. */
   mfaAssociate: (token: string, body: MfaAssociateBody) => api.post<MfaAssociateResponse>('/v1/me/mfa/associate', { ...body }, { token }),
-  mfaConfirm: (token: string, body: MfaConfirmBody) => api.post<Profile>('/v1/me/mfa/confirm', { ...body }, { token }),
+  /** Turning 2-step on also answers the ten backup codes, this once. */
+  mfaConfirm: (token: string, body: MfaConfirmBody) => api.post<MfaConfirmResponse>('/v1/me/mfa/confirm', { ...body }, { token }),
   mfaDisable: (token: string, body: MfaPasswordBody) => api.post<Profile>('/v1/me/mfa/disable', { ...body }, { token }),
+  /** How many backup codes are left (never the codes). */
+  backupCodes: (token: string) => api.get<BackupCodesStatus>('/v1/me/mfa/backup-codes', { token }),
+  /** New backup codes, shown this once; the earlier ones stop working. */
+  regenerateBackupCodes: (token: string, body: MfaPasswordBody) => api.post<BackupCodesResponse>('/v1/me/mfa/backup-codes', { ...body }, { token }),
   /** The account's recent security events (sign-ins, failures, changes), newest first. */
   securityEvents: (token: string) => api.get<SecurityEvents>('/v1/me/security-events', { token }),
 };

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '../../i18n/i18n.ts';
@@ -62,6 +62,40 @@ describe('Login2Step screen', () => {
     expect(screen.getByLabelText(/^Verification code/)).toHaveAttribute('aria-invalid', 'true');
   });
 
+  it('Try another way lists the account\'s method and a backup code; a backup code signs in', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    let attempt = 0;
+    const requests = await renderMfa('sms', {
+      [LOGIN]: () => (++attempt === 1 ? apiError(400, 1040, 'Verification code is not valid', 'backup_code') : json(200, { redirectTo: 'http://localhost:3000/oidc/auth/resume-2' })),
+    });
+    await waitFor(() => expect(posts(requests, '/api/v1/mfa/trigger-challenge')).toHaveLength(1));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Try another way' }));
+    const ways = within(screen.getByRole('list')).getAllByRole('button').map((button) => button.textContent);
+    expect(ways).toEqual(['Get a code by SMS', 'Use a backup code']);
+    await user.click(screen.getByRole('button', { name: 'Use a backup code' }));
+    expect(screen.getByText(/Enter one of the backup codes you saved/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Resend code/ })).toBeNull();
+
+    const field = screen.getByLabelText(/^Backup code/);
+    await user.type(field, 'abc{Enter}');
+    expect(field).toHaveAccessibleDescription('A backup code has 10 letters and digits, like abcde-23456');
+    expect(posts(requests, '/api/v1/mfa/login')).toEqual([]);
+
+    await user.clear(field);
+    await user.type(field, 'ABCDE 23456{Enter}');
+    // A used or wrong code: said once, beside the field.
+    await waitFor(() => expect(field).toHaveAccessibleDescription('This backup code is not valid or has already been used'));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(posts(requests, '/api/v1/mfa/login')[0]?.body).toEqual({ token_type: 'sms', mfa_token: MFA_TOKEN, backup_code: 'ABCDE 23456', challenge: CHALLENGE, client_id: 'demo-app' });
+
+    await user.clear(field);
+    await user.type(field, 'fghjk-34567{Enter}');
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/oidc/auth/resume-2'));
+    // Going back to the SMS code does not send another one.
+    expect(posts(requests, '/api/v1/mfa/trigger-challenge')).toHaveLength(1);
+  });
+
   it('offers Back to log in when the token can no longer be used (1026)', async () => {
     await renderMfa('totp', { [LOGIN]: apiError(400, 1026, 'expired') });
     const user = userEvent.setup();
@@ -69,6 +103,6 @@ describe('Login2Step screen', () => {
     await user.keyboard('{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent('Your request has expired, please retry');
     await user.click(screen.getByRole('button', { name: 'Back to log in' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Demo App' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
   });
 });

@@ -2,11 +2,12 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { OTP_LENGTH } from '@passgate/contract/rules';
+import { BACKUP_CODE_INPUT_MAX_LENGTH, OTP_LENGTH } from '@passgate/contract/rules';
 import type { LoginRequestInfo } from '@passgate/contract';
 import { ApiError } from '../../api/errors.ts';
 import { mfaLoginApi } from '../../api/second-step.ts';
 import { ActionButton } from '../../components/ActionButton.tsx';
+import { FormField } from '../../components/FormField.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { browser } from '../../lib/browser.ts';
 import { BackToLogin } from '../flow/BackToLogin.tsx';
@@ -16,36 +17,91 @@ import type { MfaState } from '../flow/flow-state.ts';
 import { FlowErrorAlert } from '../flow/FlowErrorAlert.tsx';
 import { ResendButton } from '../flow/ResendButton.tsx';
 import { flowHref } from './login-options.ts';
-import { codeProblem, readMfaState } from './second-step.ts';
+import { backupCodeProblem, codeProblem, readMfaState, secondStepMethods, type SecondStepMethod } from './second-step.ts';
 
-/** /login/mfa with the state {tokenType, mfaToken, username, challenge}: the second step of a sign-in. */
+/**
+ * /login/mfa with the state {tokenType, mfaToken, username, challenge}: the second step of a
+ * sign-in. 'Try another way' lists the account's method and its backup codes.
+ */
 export default function Login2Step() {
   const { t } = useTranslation();
   const location = useLocation();
   const state = readMfaState(location.state);
+  const [method, setMethod] = useState<SecondStepMethod | null>(null);
+  const [choosing, setChoosing] = useState(false);
   // SPEC.md section 2: without mfaToken or tokenType it goes to Error 500.
   if (!state) return <Navigate to="/error" replace state={{ status: 500 }} />;
-  const intro =
-    state.tokenType === 'totp'
-      ? t('login2Step.totpInstructions', { count: OTP_LENGTH })
-      : // After Google or Facebook the screen knows no username: it says 'your' phone or e-mail.
-        t(`login2Step.${state.tokenType === 'sms' ? 'sms' : 'email'}Instructions${state.username ? '' : 'Yours'}`, { count: OTP_LENGTH, username: state.username });
+  const current = method ?? state.tokenType;
+  const intro = choosing
+    ? t('login2Step.chooseIntro')
+    : current === 'backup_code'
+      ? t('login2Step.backupInstructions')
+      : current === 'totp'
+        ? t('login2Step.totpInstructions', { count: OTP_LENGTH })
+        : // After Google or Facebook the screen knows no username: it says 'your' phone or e-mail.
+          t(`login2Step.${current === 'sms' ? 'sms' : 'email'}Instructions${state.username ? '' : 'Yours'}`, { count: OTP_LENGTH, username: state.username });
   return (
     <ClientFlowPage title={t('login2Step.documentTitle')} heading={t('login2Step.heading')} intro={intro}>
-      {(info) => <SecondStepForm info={info} state={state} />}
+      {(info) => (
+        <SecondStepForm
+          info={info}
+          state={state}
+          method={current}
+          choosing={choosing}
+          onChoosing={setChoosing}
+          onMethod={(chosen) => {
+            setMethod(chosen);
+            setChoosing(false);
+          }}
+        />
+      )}
     </ClientFlowPage>
   );
 }
 
 type Outcome = { kind: 'failed'; error: unknown; attempt: number } | { kind: 'sent'; attempt: number } | null;
 
-function SecondStepForm({ info, state }: { info: LoginRequestInfo; state: MfaState }) {
+interface FormProps {
+  info: LoginRequestInfo;
+  state: MfaState;
+  method: SecondStepMethod;
+  choosing: boolean;
+  onChoosing: (choosing: boolean) => void;
+  onMethod: (method: SecondStepMethod) => void;
+}
+
+/** 'Try another way': every way this account can pass the second step, as a list of buttons. */
+function MethodChooser({ tokenType, onMethod, onBack }: { tokenType: MfaState['tokenType']; onMethod: (method: SecondStepMethod) => void; onBack: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1.5 }}>
+        {secondStepMethods(tokenType).map((option) => (
+          <li key={option}>
+            <ActionButton variant="outlined" size="large" fullWidth onClick={() => onMethod(option)}>
+              {t(`login2Step.methods.${option}`)}
+            </ActionButton>
+          </li>
+        ))}
+      </Box>
+      <Box sx={{ display: 'flex', justifyContent: 'center', mt: 2 }}>
+        <ActionButton variant="text" onClick={onBack}>
+          {t('common.back')}
+        </ActionButton>
+      </Box>
+    </>
+  );
+}
+
+// The component stays mounted while the way is changed, so the SMS or e-mail code is sent once only.
+function SecondStepForm({ info, state, method, choosing, onChoosing, onMethod }: FormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const clientId = info.client.clientId;
   const { tokenType, mfaToken } = state;
   const sendsCode = tokenType !== 'totp';
+  const backup = method === 'backup_code';
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -70,16 +126,24 @@ function SecondStepForm({ info, state }: { info: LoginRequestInfo; state: MfaSta
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || expired) return;
-    const problem = codeProblem(t, code);
+    const problem = backup ? backupCodeProblem(t, code) : codeProblem(t, code);
     setCodeError(problem);
     if (problem) return codeRef.current?.focus();
 
     setBusy(true);
     setOutcome(null);
+    const proof = backup ? { backupCode: code.trim() } : { otp: code };
     try {
-      const { redirectTo } = await mfaLoginApi.login({ tokenType, mfaToken, otp: code, challenge: state.challenge || info.challenge, clientId });
+      const { redirectTo } = await mfaLoginApi.login({ tokenType, mfaToken, ...proof, challenge: state.challenge || info.challenge, clientId });
       browser.assign(redirectTo);
     } catch (error) {
+      if (backup && error instanceof ApiError && error.code === 1040) {
+        // Said once, beside the field: wrong and already used read alike, as the server answers them.
+        setCodeError(t('login2Step.backupCodeInvalid'));
+        codeRef.current?.focus();
+        setBusy(false);
+        return;
+      }
       setOutcome({ kind: 'failed', error, attempt: ++attempts.current });
       if (error instanceof ApiError && error.code === 1040) setCodeError(t('errors.1040'));
       // The token or the code can no longer be used: only a new sign-in helps.
@@ -88,21 +152,53 @@ function SecondStepForm({ info, state }: { info: LoginRequestInfo; state: MfaSta
     }
   };
 
+  const switchTo = (chosen: SecondStepMethod) => {
+    if (chosen !== method) {
+      setCode('');
+      setCodeError(null);
+      setOutcome(null);
+    }
+    onMethod(chosen);
+  };
+
+  if (choosing && !expired) return <MethodChooser tokenType={tokenType} onMethod={switchTo} onBack={() => onChoosing(false)} />;
+
   return (
     <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
       {outcome?.kind === 'sent' && <Notice key={outcome.attempt} severity="success" message={t('login2Step.codeResent')} />}
       {outcome?.kind === 'failed' && <FlowErrorAlert key={outcome.attempt} error={outcome.error} />}
-      <CodeField
-        id="mfa-code"
-        label="activationCode"
-        labelText={t('login2Step.code')}
-        value={code}
-        onChange={setCode}
-        inputRef={codeRef}
-        error={codeError}
-        disabled={expired}
-        autoFocus
-      />
+      {backup ? (
+        <FormField
+          key="backup-code"
+          id="mfa-backup-code"
+          name="backup-code"
+          label={t('login2Step.backupCode')}
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          inputRef={codeRef}
+          error={codeError}
+          disabled={expired}
+          placeholder="xxxxx-xxxxx"
+          maxLength={BACKUP_CODE_INPUT_MAX_LENGTH}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          autoFocus
+        />
+      ) : (
+        <CodeField
+          id="mfa-code"
+          label="activationCode"
+          labelText={t('login2Step.code')}
+          value={code}
+          onChange={setCode}
+          inputRef={codeRef}
+          error={codeError}
+          disabled={expired}
+          autoFocus
+        />
+      )}
       {expired ? (
         <ActionButton variant="contained" size="large" fullWidth sx={{ mt: 3 }} onClick={() => void navigate(flowHref('/login', params))}>
           {t('flow.backToLogin')}
@@ -112,13 +208,20 @@ function SecondStepForm({ info, state }: { info: LoginRequestInfo; state: MfaSta
           {busy ? t('login2Step.submitting') : t('login2Step.submit')}
         </ActionButton>
       )}
-      {sendsCode && !expired && (
+      {sendsCode && !backup && !expired && (
         <Box sx={{ display: 'flex', justifyContent: 'center', mt: 1.5 }}>
           <ResendButton
             send={trigger}
             onSent={() => setOutcome({ kind: 'sent', attempt: ++attempts.current })}
             onError={(error) => setOutcome({ kind: 'failed', error, attempt: ++attempts.current })}
           />
+        </Box>
+      )}
+      {!expired && (
+        <Box sx={{ display: 'flex', justifyContent: 'center', mt: 1.5 }}>
+          <ActionButton variant="text" onClick={() => onChoosing(true)}>
+            {t('login2Step.tryAnotherWay')}
+          </ActionButton>
         </Box>
       )}
       {!expired && <BackToLogin />}

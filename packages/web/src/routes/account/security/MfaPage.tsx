@@ -22,6 +22,8 @@ import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 import { PROFILE_KEY, useProfile } from '../use-profile.ts';
 import { useHeldPassword } from './held-password.tsx';
+import { BackupCodesDialog } from './BackupCodesDialog.tsx';
+import { BACKUP_CODES_KEY } from './BackupCodesRow.tsx';
 import { AuthenticatorSetupDialog, CodeSetupDialog } from './SetupDialogs.tsx';
 
 const METHODS: { type: TokenType; icon: ReactNode }[] = [
@@ -52,6 +54,7 @@ export function MfaPage() {
   const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [activated, setActivated] = useState(false);
+  const [backupCodes, setBackupCodes] = useState<string[] | null>(null);
   useDocumentTitle(`${t('account.security.mfa.title')} · ${t('app.name')}`);
 
   if (!password) return <Navigate to="/user/security" replace />;
@@ -65,6 +68,7 @@ export function MfaPage() {
     try {
       const updated = await api.mfaDisable({ password });
       queryClient.setQueryData(PROFILE_KEY, updated);
+      queryClient.removeQueries({ queryKey: BACKUP_CODES_KEY });
       void navigate('/user/security');
     } catch (error) {
       setFailure(error);
@@ -73,9 +77,10 @@ export function MfaPage() {
     }
   };
 
-  const closeSetup = (done: boolean) => {
+  const closeSetup = (done: boolean, codes?: string[]) => {
     setSetup(null);
     if (done) setActivated(true);
+    if (codes) setBackupCodes(codes);
   };
 
   return (
@@ -147,6 +152,7 @@ export function MfaPage() {
           {(setup === 'sms' || setup === 'email') && (
             <CodeSetupDialog kind={setup} password={password} target={(setup === 'sms' ? data.phoneNumber : data.email) ?? ''} onClose={closeSetup} />
           )}
+          {backupCodes && <BackupCodesDialog codes={backupCodes} onClose={() => setBackupCodes(null)} />}
         </>
       )}
     </Box>

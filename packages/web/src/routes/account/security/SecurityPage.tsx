@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../components/Loading.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
+import { BackupCodesRow } from './BackupCodesRow.tsx';
 import { SectionCard } from '../profile/SectionCard.tsx';
 import { useProfile } from '../use-profile.ts';
 import { PasswordCheckDialog } from './PasswordCheckDialog.tsx';
@@ -99,6 +100,14 @@ export function SecurityPage() {
                 <ListItem disableGutters sx={{ py: 1.5 }}>
                   <Row label={t('account.security.signin.mfa')}>{t('account.security.signin.mfaUnsupported')}</Row>
                 </ListItem>
+              )}
+              {mfaSupported && data.enableMfa && (
+                <>
+                  <Divider component="li" />
+                  <ListItem disableGutters sx={{ py: 1.5 }}>
+                    <BackupCodesRow />
+                  </ListItem>
+                </>
               )}
               <Divider component="li" />
               <ListItem disableGutters sx={{ py: 1.5 }}>

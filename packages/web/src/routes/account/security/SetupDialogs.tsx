@@ -17,14 +17,18 @@ import { DIALOG_MAX_WIDTH } from '../../../theme/themes.ts';
 import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 import { PROFILE_KEY } from '../use-profile.ts';
+import { BACKUP_CODES_KEY } from './BackupCodesRow.tsx';
 import { CodeTextField } from '../../../components/CodeTextField.tsx';
 
 /** SPEC.md section 9: QR size 150. */
 const QR_SIZE = 150;
 
 
-/** `onClose(true)`: 2-step verification is now on with this method (the profile already updated). */
-type OnClose = (activated: boolean) => void;
+/**
+ * `onClose(true)`: 2-step verification is now on with this method (the profile already updated);
+ * `backupCodes` when it was just turned on (the one time they are shown).
+ */
+type OnClose = (activated: boolean, backupCodes?: string[]) => void;
 
 function SetupFrame({ id, title, onClose, busy, children }: { id: string; title: string; onClose: () => void; busy: boolean; children: ReactNode }) {
   return (
@@ -63,9 +67,11 @@ function useConfirm(password: string, type: TokenType, onClose: OnClose) {
     if (problem) return codeRef.current?.focus();
     setBusy(true);
     try {
-      const profile = await api.mfaConfirm({ password, authenticatorType: type, code });
+      // The codes go to the dialog that shows them, never into the query cache.
+      const { backupCodes, ...profile } = await api.mfaConfirm({ password, authenticatorType: type, code });
       queryClient.setQueryData(PROFILE_KEY, profile);
-      onClose(true);
+      if (backupCodes) void queryClient.invalidateQueries({ queryKey: BACKUP_CODES_KEY });
+      onClose(true, backupCodes);
     } catch (error) {
       setFailure(error);
       setBusy(false);
