@@ -102,4 +102,13 @@ describe('pages of the single-page app', () => {
     // A missing asset stays a 404, not the page.
     expect((await raw('/assets/missing-0000.js')).status).toBe(404);
   });
+
+  it('carries the runtime configuration in every page, as GET /api/v1/config answers it', async () => {
+    const config = await (await fetch(`${server.url}/api/v1/config`)).json();
+    for (const path of ['/login?challenge=unknown', '/register', '/user/dashboard']) {
+      const page = (await raw(path)).body.toString();
+      const json = /<script type="application\/json" id="passgate-config">(.*?)<\/script>/.exec(page)?.[1];
+      expect(JSON.parse(json ?? 'null'), path).toEqual(config);
+    }
+  });
 });

@@ -7,6 +7,8 @@ import { ErrorCode, effectiveCapabilities } from '@passgate/contract';
 import type { AppContext } from './context.ts';
 import { envelope } from './plugins/errors.ts';
 import { allowThirdParties, type ThirdParty } from './plugins/security-headers.ts';
+import { runtimeConfigOf } from './features/runtime-config.routes.ts';
+import { injectHead, SpaHead } from './spa-head.ts';
 
 /**
  * The single-page app: hashed assets (precompressed at build time) cached for long, every other
@@ -38,6 +40,8 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
   // takes a restart, as a new server build does). Until it exists, each page asks the disk again.
   let cachedIndex: string | undefined;
   const loadIndex = async () => (cachedIndex ??= await readFile(indexFile, 'utf8').catch(() => undefined));
+  let cachedHead: SpaHead | undefined;
+  const loadHead = async () => (cachedHead ??= await SpaHead.load(distDir));
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
@@ -51,8 +55,17 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web` (npm start does it).');
     }
     allowThirdParties(reply, https, await thirdPartiesOfPage(ctx, request));
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    // The runtime configuration and the page's chunks come with the HTML: the first load of /login
+    // starts its language and its sign-in request at once, without a request chain in front.
+    const head = (await loadHead()).render(path, startLocale(request), await runtimeConfigOf(ctx));
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(injectHead(indexHtml, head));
   });
+}
+
+/** The language the SPA starts in when the address names one (DESIGN.md section 8), else the default. */
+function startLocale(request: FastifyRequest): string {
+  const locale = (request.query as Record<string, unknown>).locale;
+  return typeof locale === 'string' && /^en/i.test(locale.trim()) ? 'en' : 'vi';
 }
 
 /**

@@ -1,5 +1,5 @@
-// The first load of /login must stay within 150 KB of JavaScript, gzip, all chunks together
-// (DESIGN.md section 8). Run after `vite build`: it reads dist/.vite/manifest.json and sums the
+// The first load of /login must stay within 100 KB (102,400 bytes) of JavaScript, gzip, all chunks
+// together (DESIGN.md section 8): the build fails above it. Run after `vite build`: it reads dist/.vite/manifest.json and sums the
 // entry chunk, the login route chunk (when the login screen is not bundled into the entry) and the
 // default language, each with its static imports. With dist/.vite/chunk-modules.json (written by
 // the chunk-modules plugin) it also fails when that first load would include the account area,
@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_BYTES = 150 * 1024;
+const BUDGET_BYTES = 100 * 1024;
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
 

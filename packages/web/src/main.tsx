@@ -6,6 +6,7 @@ import { NetworkError } from './api/errors.ts';
 import { StartupFailure } from './components/StartupFailure.tsx';
 import { initI18n } from './i18n/i18n.ts';
 import { queryLocale, resolveLocale, storedLocale } from './i18n/language.ts';
+import { startFirstScreenRequests } from './lib/early-requests.ts';
 import { loadRuntimeConfig } from './lib/runtime-config.ts';
 
 async function start(): Promise<void> {
@@ -15,7 +16,10 @@ async function start(): Promise<void> {
 
   // The client's own language setting is applied by the Login screen once it knows the client.
   const locale = resolveLocale({ query: queryLocale(), stored: storedLocale() });
-  const [config] = await Promise.allSettled([loadRuntimeConfig(), initI18n(locale)]);
+  // The configuration usually comes with the page; the first screen's request then starts beside
+  // the language's texts rather than after them.
+  const languageReady = initI18n(locale);
+  const [config] = await Promise.allSettled([loadRuntimeConfig().then(() => startFirstScreenRequests(languageReady)), languageReady]);
 
   root.render(
     <StrictMode>

@@ -32,7 +32,11 @@ async function ensureLoaded(locale: Locale): Promise<void> {
   );
 }
 
+/** The language being started in: requests sent before i18next has settled speak it too. */
+let startLocale: Locale | null = null;
+
 export async function initI18n(locale: Locale): Promise<typeof i18n> {
+  startLocale = locale;
   if (!i18n.isInitialized) {
     await i18n.use(initReactI18next).init({
       lng: locale,
@@ -60,7 +64,7 @@ export async function changeLanguage(locale: Locale): Promise<void> {
 
 /** The language the screens show now (sent as Accept-Language). */
 export function currentLanguage(): Locale {
-  return asLocale(i18n.language) ?? 'vi';
+  return asLocale(i18n.language) ?? startLocale ?? 'vi';
 }
 
 export { i18n };

@@ -11,8 +11,11 @@ export const loginRequestKey = (challenge: string) => `login-request:${challenge
  * the address or the user's stored choice already picked one: what the client asked for in this
  * sign-in (OIDC `ui_locales`), else its registered default.
  */
-export async function loadLoginRequest(challenge: string, search: string): Promise<LoginRequestInfo> {
+export async function loadLoginRequest(challenge: string, search: string, languageReady?: Promise<unknown>): Promise<LoginRequestInfo> {
   const info = await loginFlowApi.loginRequest(challenge, new URLSearchParams(search).get('authnChallenge'));
+  // Started at page load, the request may answer before i18next has its start language: the
+  // client's language is applied after that, or the start language would override it.
+  await languageReady?.catch(() => undefined);
   await applyClientLanguage(search, firstSupportedLocale(info.oidcContext.uiLocales), info.client.i18n.defaultLocale);
   return info;
 }

@@ -18,9 +18,24 @@ export function setRuntimeConfig(config: RuntimeConfig): void {
   setApiBaseUrl(apiBase(config.apiUrl));
 }
 
-/** GET /api/v1/config: read once at start, so nothing environment-specific is baked into the bundle. */
+/** The configuration the server put into the page (packages/server/src/spa-head.ts), if it did. */
+function configInPage(): RuntimeConfig | null {
+  const text = document.getElementById('passgate-config')?.textContent;
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as RuntimeConfig;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Read once at start, so nothing environment-specific is baked into the bundle: from the page when
+ * the server put it there (no request before the first screen's own), else GET /api/v1/config
+ * (the Vite dev server's page has none).
+ */
 export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
-  const config = await api.get<RuntimeConfig>('/v1/config');
+  const config = configInPage() ?? (await api.get<RuntimeConfig>('/v1/config'));
   setRuntimeConfig(config);
   return config;
 }
