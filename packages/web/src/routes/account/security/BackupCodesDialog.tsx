@@ -81,7 +81,7 @@ export function BackupCodesDialog({ codes, onClose }: { codes: readonly string[]
           }}
         >
           {codes.map((code) => (
-            <Box component="li" key={code} sx={{ fontFamily: 'monospace', fontSize: { xs: '1rem', sm: '1.1rem' }, letterSpacing: 1, textAlign: 'center' }}>
+            <Box component="li" key={code} sx={{ fontFamily: 'monospace', fontSize: { xs: '1rem', sm: '1.1rem' }, letterSpacing: { xs: 0.5, sm: 1 }, textAlign: 'center' }}>
               {code}
             </Box>
           ))}
