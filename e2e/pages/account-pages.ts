@@ -2,7 +2,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { NewAccount } from './accounts.ts';
 import { ACCOUNT } from './clients.ts';
 import { DashboardPage } from './dashboard-page.ts';
-import { tr, type Locale } from './i18n.ts';
+import { languageButtonName, tr, type Locale } from './i18n.ts';
 import { LoginPage } from './login-page.ts';
 
 /**
@@ -52,7 +52,7 @@ export class AccountPage {
   languageButton(locale: Locale): Locator {
     return this.banner
       .getByRole('group', { name: this.t('common.language'), exact: true })
-      .getByRole('button', { name: tr(locale, `languages.${locale}`), exact: true });
+      .getByRole('button', { name: languageButtonName(locale), exact: true });
   }
 
   /** The same page, expected in another language. */
@@ -205,7 +205,7 @@ export async function expectAccountDeleted(page: Page, locale: Locale): Promise<
 export async function signInToAccountArea(page: Page, account: NewAccount): Promise<DashboardPage> {
   await page.goto('/user/dashboard');
   const login = new LoginPage(page, 'vi', ACCOUNT.usernameLabel);
-  await login.expectShown(tr('vi', 'login.heading'), ACCOUNT.name);
+  await login.expectShown(ACCOUNT.name);
   await login.signIn(account.username, account.password);
   const dashboard = new DashboardPage(page, 'vi');
   await dashboard.expectUser({ name: account.name, email: account.username });

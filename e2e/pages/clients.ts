@@ -49,7 +49,7 @@ export async function openLoginFromDemo(page: Page, client: SeededClient, option
   await demo.goto();
   await demo.signInTo(client.label, options.choose ?? '');
   const login = new LoginPage(page, options.locale ?? client.defaultLocale, client.usernameLabel);
-  await login.expectShown(client.title, client.name);
+  await login.expectShown(client.name, client.title);
   return { demo, login };
 }
 

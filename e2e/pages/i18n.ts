@@ -23,8 +23,12 @@ export function tr(locale: Locale, key: string, values: Record<string, string> =
   return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? `{{${name}}}`);
 }
 
-
 /** The text of a rich message (`<policy>…</policy>` marks a link or button) as the screen reads it, without the tags. */
 export function trPlain(locale: Locale, key: string, values: Record<string, string> = {}): string {
   return tr(locale, key, values).replace(/<\/?\w+>/g, '');
+}
+
+/** The accessible name of a language switcher's button: the code it shows, then the language's own name ('EN – English'). */
+export function languageButtonName(locale: Locale): string {
+  return `${locale.toUpperCase()} – ${tr(locale, `languages.${locale}`)}`;
 }

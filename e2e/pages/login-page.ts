@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { tr, type Locale } from './i18n.ts';
+import { languageButtonName, tr, type Locale } from './i18n.ts';
 
 export const DEMO_USER = { email: 'demo@example.com', password: 'Passw0rd!', name: 'Demo User' } as const;
 
@@ -71,13 +71,17 @@ export class LoginPage {
     return this.page.getByRole('group', { name: this.t('common.language'), exact: true });
   }
   languageButton(locale: Locale): Locator {
-    return this.languageSwitcher.getByRole('button', { name: tr(locale, `languages.${locale}`), exact: true });
+    return this.languageSwitcher.getByRole('button', { name: languageButtonName(locale), exact: true });
   }
 
-  /** The screen is up, for `clientName`, in the expected language. */
-  async expectShown(title: string, clientName: string): Promise<void> {
+  /**
+   * The screen is up, for `clientName`, in the expected language: the heading and the tab say
+   * 'Log in' ('Đăng nhập'), with the client's theme title (its name by default) beside it in the tab.
+   */
+  async expectShown(clientName: string, themeTitle: string = clientName): Promise<void> {
     await expect(this.page).toHaveURL(/\/login\?(.*&)?challenge=/);
-    await expect(this.heading).toHaveText(title);
+    await expect(this.heading).toHaveText(this.t('login.heading'));
+    await expect(this.page).toHaveTitle(`${this.t('login.documentTitle')} · ${themeTitle}`);
     await expect(this.page.getByText(this.t('login.subheading', { client: clientName }), { exact: true })).toBeVisible();
     await expect(this.username).toBeVisible();
     await expect(this.password).toBeVisible();

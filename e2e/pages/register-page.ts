@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { NewAccount } from './accounts.ts';
-import { tr, trPlain, type Locale } from './i18n.ts';
+import { languageButtonName, tr, trPlain, type Locale } from './i18n.ts';
 import type { UsernameLabel } from './login-page.ts';
 
 /**
@@ -62,7 +62,7 @@ export class RegisterPage {
   languageButton(locale: Locale): Locator {
     return this.page
       .getByRole('group', { name: this.t('common.language'), exact: true })
-      .getByRole('button', { name: tr(locale, `languages.${locale}`), exact: true });
+      .getByRole('button', { name: languageButtonName(locale), exact: true });
   }
 
   /** The screen is up for `clientName`, in the expected language, every field labelled. */

@@ -1,6 +1,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { AccountPage } from './account-pages.ts';
+import { escapeRegExp } from './flow-pages.ts';
 import { tr, type Locale } from './i18n.ts';
 
 export type MfaMethod = 'totp' | 'sms' | 'email';
@@ -13,9 +14,9 @@ export class SecurityPage extends AccountPage {
     await expect(this.page).toHaveTitle(`${this.t('account.security.heading')} · ${this.t('app.name')}`);
   }
 
-  /** The 2-Step Verification row (a button named with its state) that opens the password re-check. */
+  /** The 2-Step Verification row (a button named by what it shows: the label and the state) that opens the password re-check. */
   mfaRow(state: 'on' | 'off'): Locator {
-    return this.page.getByRole('button', { name: this.t('account.security.signin.mfaOpen', { state: this.t(`account.security.${state}`) }), exact: true });
+    return this.page.getByRole('button', { name: new RegExp(`^${escapeRegExp(this.t('account.security.signin.mfa'))}\\s*${escapeRegExp(this.t(`account.security.${state}`))}$`) });
   }
   get mfaUnsupported(): Locator {
     return this.page.getByText(this.t('account.security.signin.mfaUnsupported'), { exact: true });

@@ -186,7 +186,7 @@ test.describe('the account area', () => {
     // Log out of the account area, then sign in to Demo App: the old address is refused, the new one works.
     // Log out ends the provider's session and comes back to the account area, which asks for a sign-in.
     await profile.signOut();
-    await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(tr('vi', 'login.heading'), ACCOUNT.name);
+    await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(ACCOUNT.name);
     const { demo, login } = await openLoginFromDemo(page, DEMO_APP);
     await login.signIn(account.username, account.password);
     await expect(login.alert).toHaveText(tr('vi', 'errors.1017'));
@@ -223,7 +223,7 @@ test.describe('the account area', () => {
 
     // Signed out everywhere: the account area asks for a sign-in again.
     await page.goto('/user/dashboard');
-    await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(tr('vi', 'login.heading'), ACCOUNT.name);
+    await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(ACCOUNT.name);
 
     // The old password is refused as for an account that does not exist.
     const { login } = await openLoginFromDemo(page, DEMO_APP);

@@ -16,7 +16,7 @@ test.describe('languages of the Login screen', () => {
     await expect(login.forgotPassword).toHaveText('Quên mật khẩu?');
 
     const english = await reopenWithLocale(login, 'en');
-    await english.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await english.expectShown(DEMO_APP.name, DEMO_APP.title);
     await expect(english.forgotPassword).toHaveText('Forgot password?');
     await expect(english.passwordless).toBeVisible();
     await expect(english.deviceLogin).toBeVisible();
@@ -27,7 +27,7 @@ test.describe('languages of the Login screen', () => {
     // ?locale=vi on Partner Shop, English by default, makes it Vietnamese.
     const { login: shop } = await openLoginFromDemo(page, PARTNER_SHOP);
     const vietnamese = await reopenWithLocale(shop, 'vi');
-    await vietnamese.expectShown(PARTNER_SHOP.title, PARTNER_SHOP.name);
+    await vietnamese.expectShown(PARTNER_SHOP.name, PARTNER_SHOP.title);
     await saveScreenshot(page, 'login-partner-shop-wide-vi');
   });
 
@@ -39,7 +39,7 @@ test.describe('languages of the Login screen', () => {
     const login = new LoginPage(page, 'en', DEMO_APP.usernameLabel);
     await expect(login.heading).toHaveText(DEMO_APP.title);
     await expect(page.locator('html')).toHaveAttribute('lang', 'en', { timeout: 3_000 });
-    await login.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await login.expectShown(DEMO_APP.name, DEMO_APP.title);
     await login.signIn();
     await demo.expectSignedIn('Demo App', DEMO_APP.id, DEMO_USER);
   });
@@ -47,12 +47,12 @@ test.describe('languages of the Login screen', () => {
   test('the language switcher switches at once, and the choice outlives a reload and the next sign-in', async ({ page }) => {
     const { login } = await openLoginFromDemo(page, DEMO_APP);
     const english = await login.switchTo('en');
-    await english.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await english.expectShown(DEMO_APP.name, DEMO_APP.title);
     await expect(english.languageButton('vi')).toHaveAttribute('aria-pressed', 'false');
     await expect(page).not.toHaveURL(/locale=/);
 
     await page.reload();
-    await english.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await english.expectShown(DEMO_APP.name, DEMO_APP.title);
 
     // The stored choice beats Demo App's own Vietnamese on a new sign-in, and other screens follow it.
     const again = await openLoginFromDemo(page, DEMO_APP, { locale: 'en' });
@@ -63,9 +63,9 @@ test.describe('languages of the Login screen', () => {
     // Back to Vietnamese with the switcher, again kept across a reload.
     await page.goBack();
     const vietnamese = await again.login.switchTo('vi');
-    await vietnamese.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await vietnamese.expectShown(DEMO_APP.name, DEMO_APP.title);
     await page.reload();
-    await vietnamese.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await vietnamese.expectShown(DEMO_APP.name, DEMO_APP.title);
     await expect(vietnamese.submit).toHaveText(tr('vi', 'login.submit'));
   });
 });

@@ -9,8 +9,9 @@ test.describe('themed Login screen, from the demo relying party', () => {
   test('Demo App: blue theme, Vietnamese by default, every way in, then the claims on /demo', async ({ page }) => {
     const { demo, login } = await openLoginFromDemo(page, DEMO_APP);
 
-    await expect(page).toHaveTitle('Demo App');
-    await expect(login.heading).toHaveText('Demo App');
+    // What the page is, with the client's name beside it.
+    await expect(page).toHaveTitle('Đăng nhập · Demo App');
+    await expect(login.heading).toHaveText('Đăng nhập');
     await expect(login.username).toHaveAttribute('autocomplete', 'username');
     await expect(login.submit).toHaveText('Đăng nhập');
     await expect(login.submit).toHaveCSS('background-color', DEMO_APP.buttonColor);
@@ -33,8 +34,8 @@ test.describe('themed Login screen, from the demo relying party', () => {
   test('Partner Shop: its own theme, English by default, only e-mail and password', async ({ page }) => {
     const { demo, login } = await openLoginFromDemo(page, PARTNER_SHOP);
 
-    await expect(page).toHaveTitle('Partner Shop');
-    await expect(login.heading).toHaveText('Partner Shop');
+    await expect(page).toHaveTitle('Log in · Partner Shop');
+    await expect(login.heading).toHaveText('Log in');
     await expect(login.submit).toHaveText('Log in');
     await expect(login.submit).toHaveCSS('background-color', PARTNER_SHOP.buttonColor);
     await expect(login.username).toHaveAttribute('type', 'email');

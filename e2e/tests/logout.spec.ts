@@ -45,7 +45,7 @@ test('logout from the relying party: Back keeps the Passgate session, Log out en
 
   await demo.signInTo('Demo App');
   const again = new LoginPage(page, 'vi', DEMO_APP.usernameLabel);
-  await again.expectShown(DEMO_APP.title, DEMO_APP.name);
+  await again.expectShown(DEMO_APP.name, DEMO_APP.title);
   expect(passwordLogins()).toBe(0);
 });
 

@@ -49,7 +49,7 @@ test.describe('password recovery on Demo App', () => {
 
     // Back on Login: 'Update Password successfully', the username filled in.
     const login = new LoginPage(page, 'vi', DEMO_APP.usernameLabel);
-    await login.expectShown(DEMO_APP.title, DEMO_APP.name);
+    await login.expectShown(DEMO_APP.name, DEMO_APP.title);
     await expect(page.getByRole('alert')).toHaveText(tr('vi', 'messages.passwordUpdated'));
     expect(tr('en', 'messages.passwordUpdated')).toBe('Update Password successfully');
     await expect(login.username).toHaveValue(account.username);

@@ -23,7 +23,7 @@ async function signInToAccount(page: Page, account: NewAccount): Promise<void> {
   }
   await page.goto('/user/dashboard');
   const login = new LoginPage(page, 'vi', ACCOUNT.usernameLabel);
-  await login.expectShown(tr('vi', 'login.heading'), ACCOUNT.name);
+  await login.expectShown(ACCOUNT.name);
   await login.signIn(account.username, account.password);
   await expect(page).toHaveURL(/\/user\/dashboard$/);
 }
@@ -81,7 +81,7 @@ async function setUpCodeMethod(mfa: MfaPage, outbox: Outbox, method: 'sms' | 'em
 /** Signs out of the account area and starts a sign-in on /demo with the password. */
 async function signOutThenSignInFromDemo(page: Page, account: NewAccount): Promise<void> {
   await new MfaPage(page, 'vi').signOut();
-  await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(tr('vi', 'login.heading'), ACCOUNT.name);
+  await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(ACCOUNT.name);
   const { login } = await openLoginFromDemo(page, DEMO_APP);
   await login.signIn(account.username, account.password);
 }
@@ -266,7 +266,7 @@ test.describe('passwordless sign-in by phone', () => {
     await profile.menuLink('dashboard').click();
     await setUpCodeMethod(await recheck(await openSecurity(page), 'off', account.password), outbox, 'email', email);
     await new MfaPage(page, 'vi').signOut();
-    await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(tr('vi', 'login.heading'), ACCOUNT.name);
+    await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(ACCOUNT.name);
 
     // The passwordless code is the first factor only: the 2-step screen follows, and the code goes by e-mail.
     const seen = await outbox.messages(email);

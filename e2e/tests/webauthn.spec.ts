@@ -70,7 +70,7 @@ async function registerDevice(page: Page, account: NewAccount, deviceName: strin
 /** Logs out of the account area and opens Demo App's 'Log in with your device' screen. */
 async function openDeviceLoginFromDemo(page: Page): Promise<DeviceLoginPage> {
   await new AccountPage(page, 'vi').signOut();
-  await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(tr('vi', 'login.heading'), ACCOUNT.name);
+  await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(ACCOUNT.name);
   const { login } = await openLoginFromDemo(page, DEMO_APP);
   await login.deviceLogin.click();
   const deviceLogin = new DeviceLoginPage(page, 'vi');

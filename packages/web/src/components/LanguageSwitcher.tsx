@@ -34,7 +34,8 @@ export function LanguageSwitcher() {
         <ActionButton
           key={locale}
           lang={locale}
-          aria-label={t(`languages.${locale}`)}
+          // The name starts with the visible code, so voice control finds the button by what it shows (WCAG 2.5.3).
+          aria-label={`${locale.toUpperCase()} – ${t(`languages.${locale}`)}`}
           aria-pressed={locale === language}
           variant={locale === language ? 'contained' : 'text'}
           size="small"

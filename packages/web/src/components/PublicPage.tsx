@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { ThemeProvider } from '@mui/material/styles';
 import type { PublicClient } from '@passgate/contract';
 import { useDocumentTitle, useFavicon } from '../hooks/use-document-title.ts';
-import { CONTENT_MAX_WIDTH, DEFAULT_BACKGROUND_IMAGE, clientMuiTheme } from '../theme/themes.ts';
+import { CONTENT_MAX_WIDTH, DEFAULT_BACKGROUND_IMAGE, clientMuiTheme, textOn } from '../theme/themes.ts';
 import { LanguageSwitcher } from './LanguageSwitcher.tsx';
 import { PrivacyLink } from './PrivacyLink.tsx';
 import { ExternalLink } from './TextLink.tsx';
@@ -46,7 +46,7 @@ export function PublicPage({ client, title, children }: Props) {
         <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 1, px: { xs: 2, sm: 3 }, py: 1.5 }}>
           {theme?.iconUri && <Box component="img" src={theme.iconUri} alt="" sx={{ width: 28, height: 28, borderRadius: 1 }} />}
           {client && (
-            <Typography component="span" sx={{ fontWeight: 600, color: 'text.primary', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+            <Typography component="span" sx={{ fontWeight: 600, color: textOn(muiTheme.palette.background.default), overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
               {client.clientName}
             </Typography>
           )}

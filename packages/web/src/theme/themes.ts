@@ -1,4 +1,4 @@
-import { createTheme, darken, type Theme } from '@mui/material/styles';
+import { createTheme, darken, getContrastRatio, type Theme } from '@mui/material/styles';
 import type { Theme as ClientTheme } from '@passgate/contract';
 
 export const DEFAULT_PRIMARY = '#1F5FBF';
@@ -9,11 +9,31 @@ export const DEFAULT_BACKGROUND_IMAGE = '/themes/default-bg.svg';
 export const CONTENT_MAX_WIDTH = 420;
 export const DIALOG_MAX_WIDTH = 720;
 
+/** WCAG 2.1 AA for normal text (1.4.3). */
+const TEXT_CONTRAST = 4.5;
+
+/**
+ * A client's colour made dark enough to be read as text (links, text buttons) on `surface`: the
+ * theme comes from client settings, and a light brand colour must not make the links unreadable.
+ */
+export function readableOn(color: string, surface = '#ffffff'): string {
+  let readable = color;
+  for (let step = 0; step < 20 && getContrastRatio(readable, surface) < TEXT_CONTRAST; step += 1) readable = darken(readable, 0.1);
+  return readable;
+}
+
+/** Black or white text, whichever reads better on `background` (the client's page colour). */
+export function textOn(background: string): string {
+  return getContrastRatio('#ffffff', background) > getContrastRatio('rgba(0, 0, 0, 0.87)', background) ? '#ffffff' : 'rgba(0, 0, 0, 0.87)';
+}
+
 function baseTheme(primary: string, background: string, button: string): Theme {
   const theme = createTheme({
     palette: {
-      primary: { main: primary },
+      primary: { main: readableOn(primary) },
       background: { default: background },
+      // Button labels on the client's button colour: white only where it reaches AA, else dark.
+      contrastThreshold: TEXT_CONTRAST,
     },
     shape: { borderRadius: 10 },
     typography: {

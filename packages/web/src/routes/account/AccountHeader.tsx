@@ -28,7 +28,8 @@ export function AccountHeader({ onOpenNavigation }: { onOpenNavigation: () => vo
 
   return (
     <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
-      <Toolbar sx={{ gap: 1 }}>
+      {/* On a phone the greeting wraps to a line of its own, so the name has the whole width. */}
+      <Toolbar sx={{ gap: 1, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
         <IconButton edge="start" aria-label={t('account.openNavigation')} onClick={onOpenNavigation} sx={{ display: { md: 'none' } }}>
           <MenuIcon />
         </IconButton>
@@ -38,7 +39,7 @@ export function AccountHeader({ onOpenNavigation }: { onOpenNavigation: () => vo
         <Box sx={{ flex: 1 }} />
         <LanguageSwitcher />
         {name && (
-          <Typography sx={{ display: { xs: 'none', sm: 'block' }, maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+          <Typography noWrap sx={{ minWidth: 0, flexShrink: 1, order: { xs: 1, sm: 0 }, flexBasis: { xs: '100%', sm: 'auto' }, pb: { xs: 1, sm: 0 } }}>
             {t('account.hi', { name })}
           </Typography>
         )}

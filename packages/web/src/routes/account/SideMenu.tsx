@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Drawer from '@mui/material/Drawer';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -52,51 +53,56 @@ export function SideMenu({ open, onClose }: { open: boolean; onClose: () => void
   const inactive = (items: typeof INACTIVE) =>
     items.map(({ key, icon }) => (
       // MUI renders a disabled ListItemButton as a div with aria-disabled and no tab stop.
-      <ListItemButton key={key} disabled sx={itemSx}>
-        <ListItemIcon>{icon}</ListItemIcon>
-        <ListItemText primary={t(`account.menu.${key}`)} />
-      </ListItemButton>
+      <ListItem key={key} disablePadding>
+        <ListItemButton disabled sx={itemSx}>
+          <ListItemIcon>{icon}</ListItemIcon>
+          <ListItemText primary={t(`account.menu.${key}`)} />
+        </ListItemButton>
+      </ListItem>
     ));
   const items = (
     <Box component="nav" aria-label={t('account.navigation')} sx={{ width: SIDE_MENU_WIDTH, pt: 1 }}>
       <List>
         {ACTIVE.map(({ key, to, icon, alsoUnder }) => (
-          <ListItemButton
-            key={key}
-            component={NavLink}
-            to={to}
-            // NavLink adds 'active' on its own path; under alsoUnder it is set here.
-            className={alsoUnder && pathname.startsWith(alsoUnder) ? 'active' : undefined}
-            onClick={onClose}
-            sx={itemSx}
-          >
-            <ListItemIcon>{icon}</ListItemIcon>
-            <ListItemText primary={t(`account.menu.${key}`)} />
-          </ListItemButton>
+          <ListItem key={key} disablePadding>
+            <ListItemButton
+              component={NavLink}
+              to={to}
+              // NavLink adds 'active' on its own path; under alsoUnder it is set here.
+              className={alsoUnder && pathname.startsWith(alsoUnder) ? 'active' : undefined}
+              onClick={onClose}
+              sx={itemSx}
+            >
+              <ListItemIcon>{icon}</ListItemIcon>
+              <ListItemText primary={t(`account.menu.${key}`)} />
+            </ListItemButton>
+          </ListItem>
         ))}
         {inactive(INACTIVE)}
       </List>
       <Divider sx={{ mx: 2 }} />
       <List>
         {inactive(INACTIVE_FOOTER)}
-        <ListItemButton
-          onClick={() => {
-            onClose();
-            signOut();
-          }}
-          sx={itemSx}
-        >
-          <ListItemIcon>
-            <LogoutIcon />
-          </ListItemIcon>
-          <ListItemText primary={t('account.logout')} />
-        </ListItemButton>
+        <ListItem disablePadding>
+          <ListItemButton
+            onClick={() => {
+              onClose();
+              signOut();
+            }}
+            sx={itemSx}
+          >
+            <ListItemIcon>
+              <LogoutIcon />
+            </ListItemIcon>
+            <ListItemText primary={t('account.logout')} />
+          </ListItemButton>
+        </ListItem>
       </List>
     </Box>
   );
   return (
     <>
-      <Drawer variant="temporary" open={open} onClose={onClose} sx={{ display: { xs: 'block', md: 'none' } }}>
+      <Drawer variant="temporary" open={open} onClose={onClose} slotProps={{ paper: { 'aria-label': t('account.navigation') } }} sx={{ display: { xs: 'block', md: 'none' } }}>
         {items}
       </Drawer>
       <Box sx={{ display: { xs: 'none', md: 'block' }, flexShrink: 0, width: SIDE_MENU_WIDTH }}>{items}</Box>

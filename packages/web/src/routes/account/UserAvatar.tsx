@@ -1,4 +1,5 @@
 import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
 import { initials } from './use-profile.ts';
 
 /**
@@ -8,9 +9,13 @@ import { initials } from './use-profile.ts';
 export function UserAvatar({ name, src, size = 40, alt }: { name: string; src: string | null | undefined; size?: number; alt?: string }) {
   const label = alt ?? name;
   const a11y = src ? {} : label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true };
+  // Decorative initials are drawn by CSS: as text they would be words inside the control that
+  // holds the avatar (the user-menu button) that its name does not contain (WCAG 2.5.3).
+  const letters = initials(name);
+  const content = label ? letters : <Box component="span" sx={{ '&::before': { content: JSON.stringify(letters) } }} />;
   return (
     <Avatar src={src ?? undefined} alt={label} {...a11y} sx={{ width: size, height: size, fontSize: size * 0.4, bgcolor: 'primary.main' }}>
-      {initials(name)}
+      {content}
     </Avatar>
   );
 }

@@ -26,11 +26,12 @@ async function fillAndSubmit(username: string | null, password: string) {
 }
 
 describe('Login screen', () => {
-  it('shows the client theme: title as heading and tab title, logo, icon and hyperlink', async () => {
+  it('says what the page is with the client beside it, and shows the theme: logo, icon and hyperlink', async () => {
     serve(loginRequest());
     await renderApp(`/login?challenge=${CHALLENGE}`);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Demo App' })).toBeInTheDocument();
-    expect(document.title).toBe('Demo App');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Đăng nhập' })).toBeInTheDocument();
+    expect(document.title).toBe('Đăng nhập · Demo App');
+    expect(screen.getByText('Đăng nhập để tiếp tục tới Demo App')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Logo Demo App' })).toHaveAttribute('src', 'http://localhost:3000/themes/demo-app-logo.svg');
     expect(document.querySelector('link[rel="icon"]')).toHaveAttribute('href', 'http://localhost:3000/themes/demo-app-icon.svg');
     expect(screen.getByRole('link', { name: 'Help centre' })).toHaveAttribute('href', 'https://example.com/help');
@@ -80,16 +81,32 @@ describe('Login screen', () => {
     expect(field).toHaveAttribute('type', 'tel');
   });
 
-  it('prefills and disables the username with the login_hint', async () => {
+  it('prefills the username with the login_hint, editable, and signs in as it', async () => {
     const requests = serve(loginRequest({ oidcContext: { loginHint: 'demo@example.com' } }), json(200, { redirectTo: 'http://localhost:3000/oidc/resume' }));
     vi.spyOn(browser, 'assign').mockImplementation(() => {});
     await renderApp(`/login?challenge=${CHALLENGE}`);
     const username = await screen.findByLabelText(/Email hoặc số điện thoại/);
     expect(username).toHaveValue('demo@example.com');
-    expect(username).toBeDisabled();
+    expect(username).toBeEnabled();
+    expect(screen.getByLabelText(/^Mật khẩu/)).toHaveFocus();
     await fillAndSubmit(null, 'Passw0rd!');
     await waitFor(() => expect(requests.some((r) => r.method === 'POST')).toBe(true));
     expect(requests.find((r) => r.method === 'POST')?.body).toMatchObject({ username: 'demo@example.com' });
+  });
+
+  it("'Not you?' clears the login_hint's account so another one can sign in", async () => {
+    const requests = serve(loginRequest({ oidcContext: { loginHint: 'demo@example.com' } }), json(200, { redirectTo: 'http://localhost:3000/oidc/resume' }));
+    vi.spyOn(browser, 'assign').mockImplementation(() => {});
+    await renderApp(`/login?challenge=${CHALLENGE}`);
+    const username = await screen.findByLabelText(/Email hoặc số điện thoại/);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Không phải bạn?' }));
+    expect(username).toHaveValue('');
+    expect(username).toHaveFocus();
+    expect(screen.queryByRole('button', { name: 'Không phải bạn?' })).toBeNull();
+    await fillAndSubmit('other@example.com', 'Passw0rd!');
+    await waitFor(() => expect(requests.some((r) => r.method === 'POST')).toBe(true));
+    expect(requests.find((r) => r.method === 'POST')?.body).toMatchObject({ username: 'other@example.com' });
   });
 
   it('signs in and follows redirectTo, sending snake_case with the client id', async () => {
@@ -180,7 +197,7 @@ describe('Login screen', () => {
     window.localStorage.setItem('passgate.locale', 'vi');
     serve(loginRequest({}, { i18n: { defaultLocale: 'en' } }));
     await renderApp(`/login?challenge=${CHALLENGE}`);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Demo App' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Đăng nhập' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Đăng nhập' })).toBeInTheDocument();
   });
 
@@ -189,10 +206,10 @@ describe('Login screen', () => {
     await renderApp(`/login?challenge=${CHALLENGE}`);
     const user = userEvent.setup();
     const switcher = await screen.findByRole('group', { name: 'Ngôn ngữ' });
-    await user.click(within(switcher).getByRole('button', { name: 'English' }));
+    await user.click(within(switcher).getByRole('button', { name: 'EN – English' }));
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
     expect(window.localStorage.getItem('passgate.locale')).toBe('en');
-    expect(within(screen.getByRole('group', { name: 'Language' })).getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(screen.getByRole('group', { name: 'Language' })).getByRole('button', { name: 'EN – English' })).toHaveAttribute('aria-pressed', 'true');
   });
 });
 

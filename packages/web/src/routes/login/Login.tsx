@@ -41,13 +41,14 @@ function LoginScreen({ challenge }: { challenge: string }) {
 
   const client = info.client;
   return (
-    <PublicPage client={client} title={client.theme.title || `${t('login.documentTitle')} · ${client.clientName}`}>
+    // The tab and the heading say what the screen is; the client's name (or its theme's title) stands beside it, never instead.
+    <PublicPage client={client} title={`${t('login.documentTitle')} · ${client.theme.title || client.clientName}`}>
       <Box sx={{ textAlign: 'center', mb: 3 }}>
         {client.logoUri && (
           <Box component="img" src={client.logoUri} alt={t('login.logoAlt', { client: client.clientName })} sx={{ maxHeight: 64, maxWidth: '70%', mb: 2 }} />
         )}
         <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
-          {client.theme.title || t('login.heading')}
+          {t('login.heading')}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
           {t('login.subheading', { client: client.clientName })}

@@ -79,7 +79,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
     onSubmitted?.();
     event.preventDefault();
     if (busy) return;
-    const name = (loginHint ?? username).trim();
+    const name = username.trim();
     const found = {
       username: checkUsername(name, labelKey, options.usernameKinds, info.client.usernamePolicy),
       password: checkPassword(password),
@@ -118,8 +118,23 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
         type={phoneOnly ? 'tel' : emailOnly ? 'email' : 'text'}
         autoComplete="username"
         autoFocus={!prefilled}
-        disabled={Boolean(loginHint)}
         required
+        labelAdornment={
+          loginHint && username === loginHint ? (
+            // The relying party guessed the account; whoever is at the keyboard may be someone else.
+            <ActionButton
+              size="small"
+              onClick={() => {
+                setUsername('');
+                setProblems((found) => ({ ...found, username: undefined }));
+                usernameRef.current?.focus();
+              }}
+              sx={{ ml: 'auto', minHeight: 24, py: 0 }}
+            >
+              {t('login.notYou')}
+            </ActionButton>
+          ) : undefined
+        }
         error={describe(problems.username)}
         maxLength={phoneOnly ? PHONE_LENGTH : USERNAME_MAX_LENGTH}
         inputMode={phoneOnly ? 'numeric' : 'email'}

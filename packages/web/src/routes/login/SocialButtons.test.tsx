@@ -19,7 +19,7 @@ const posts = (requests: RecordedRequest[]) => requests.filter((r) => r.method =
 async function renderLogin(client: Partial<PublicClient> = {}, answer?: Response, locale = 'en') {
   const requests = stubFetch({ [REQUEST]: json(200, loginRequest({}, client)), ...(answer ? { [SOCIAL_LOGIN]: answer } : {}) });
   await renderApp(`/login?challenge=${CHALLENGE}&locale=${locale}`);
-  await screen.findByRole('heading', { level: 1, name: 'Demo App' });
+  await screen.findByRole('heading', { level: 1, name: locale === 'vi' ? 'Đăng nhập' : 'Log in' });
   return requests;
 }
 

@@ -113,7 +113,7 @@ describe('SocialLink screen', () => {
 
   it('returns to Login without the state from the sign-in', async () => {
     await renderLink({}, null);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Demo App' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
   });
 });

@@ -19,7 +19,7 @@ export default function Privacy() {
   return (
     <Box sx={{ minHeight: '100dvh', bgcolor: 'background.default', py: { xs: 2, sm: 4 } }}>
       <Container sx={{ maxWidth: DIALOG_MAX_WIDTH }} disableGutters>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, mb: 2 }}>
+        <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, mb: 2 }}>
           {canGoBack() && (
             <ActionButton variant="text" onClick={goBack}>
               {t('common.back')}
@@ -28,7 +28,7 @@ export default function Privacy() {
           <Box sx={{ flex: 1 }} />
           <LanguageSwitcher />
         </Box>
-        <Paper component="article" lang="vi" elevation={1} sx={{ mx: { xs: 1, sm: 2 }, p: { xs: 2.5, sm: 5 }, borderRadius: 3 }}>
+        <Paper component="main" lang="vi" elevation={1} sx={{ mx: { xs: 1, sm: 2 }, p: { xs: 2.5, sm: 5 }, borderRadius: 3 }}>
           <Typography variant="h1" sx={{ mb: 1 }}>
             Chính sách quyền riêng tư
           </Typography>

@@ -1,0 +1,23 @@
+import { getContrastRatio } from '@mui/material/styles';
+import { describe, expect, it } from 'vitest';
+import { clientMuiTheme, readableOn, textOn } from './themes.ts';
+
+describe('client theme colours follow contrast', () => {
+  it('keeps a brand colour that already reads as text, and darkens a light one until it does', () => {
+    expect(readableOn('#1565C0')).toBe('#1565C0');
+    const yellow = readableOn('#FFD54F');
+    expect(getContrastRatio(yellow, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('writes button labels in white only where white reaches 4.5:1', () => {
+    expect(clientMuiTheme({ buttonColor: '#1565C0' }).palette.button.contrastText).toBe('#fff');
+    // White on this orange is 2.9:1, on this green 3.3:1: both get dark labels.
+    expect(clientMuiTheme({ buttonColor: '#F57C00' }).palette.button.contrastText).not.toBe('#fff');
+    expect(clientMuiTheme({ buttonColor: '#43A047' }).palette.button.contrastText).not.toBe('#fff');
+  });
+
+  it('puts dark text on a light page colour and white on a dark one', () => {
+    expect(textOn('#EEF2F8')).toBe('rgba(0, 0, 0, 0.87)');
+    expect(textOn('#10213F')).toBe('#ffffff');
+  });
+});
