@@ -14,7 +14,7 @@ const LOGIN = 'POST /api/v1/mfa/login';
 const MFA_TOKEN = 'mfa-token-0123456789abcdef';
 const USERNAME = 'demo@example.com';
 
-async function renderMfa(tokenType: 'totp' | 'sms' | 'email', answers: Record<string, Response> = {}) {
+async function renderMfa(tokenType: 'totp' | 'sms' | 'email', answers: Parameters<typeof stubFetch>[0] = {}) {
   await changeLanguage('en');
   const requests = stubFetch({ [REQUEST]: json(200, loginRequest()), [TRIGGER]: json(200, { resendAfter: 60 }), ...answers });
   await renderApp(`/login/mfa?challenge=${CHALLENGE}&locale=en`, { tokenType, mfaToken: MFA_TOKEN, username: USERNAME, challenge: CHALLENGE });
