@@ -129,7 +129,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
                 setProblems((found) => ({ ...found, username: undefined }));
                 usernameRef.current?.focus();
               }}
-              sx={{ ml: 'auto', minHeight: 24, py: 0 }}
+              sx={{ ml: 'auto', minHeight: 24, py: 0, flexShrink: 0, whiteSpace: 'nowrap' }}
             >
               {t('login.notYou')}
             </ActionButton>
