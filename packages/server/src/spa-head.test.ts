@@ -46,6 +46,15 @@ describe('the head of an SPA page', () => {
     expect(preloads(spaHead.render('/user/dashboard', 'vi', config))).toEqual(['/assets/vi-B.js', '/assets/account-vi-D.js', '/assets/AccountArea-G.js', '/assets/shared-F.js']);
   });
 
+  it("preloads the client's logo when it is a path of this site or an http(s) address, escaped", async () => {
+    const spaHead = await SpaHead.load(distWithManifest());
+    const images = (logo: string) => [...spaHead.render('/login', 'vi', config, [logo]).matchAll(/<link rel="preload" as="image" href="([^"]*)">/g)].map((m) => m[1]);
+    expect(images('/themes/logo.svg')).toEqual(['/themes/logo.svg']);
+    expect(images('https://cdn.example/a.png?x=1&y="2"<')).toEqual(['https://cdn.example/a.png?x=1&amp;y=&quot;2&quot;&lt;']);
+    expect(images('javascript:alert(1)')).toEqual([]);
+    expect(images('//evil.example/x.png')).toEqual([]);
+  });
+
   it('gives only the configuration without a build manifest', async () => {
     const head = (await SpaHead.load(mkdtempSync(join(tmpdir(), 'passgate-head-')))).render('/login', 'vi', config);
     expect(preloads(head)).toEqual([]);

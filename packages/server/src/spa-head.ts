@@ -29,7 +29,8 @@ export class SpaHead {
     return new SpaHead(JSON.parse(text) as Manifest);
   }
 
-  render(path: string, locale: string, config: RuntimeConfig): string {
+  /** `images`: pictures the page will paint first (a client's logo), fetched beside the scripts. */
+  render(path: string, locale: string, config: RuntimeConfig, images: readonly string[] = []): string {
     const files = new Set<string>();
     const collect = (key: string) => {
       const chunk = this.manifest[key];
@@ -41,7 +42,8 @@ export class SpaHead {
     chunksOfPage(path, locale).forEach(collect);
     if (entry) files.delete(this.manifest[entry]!.file);
     const preloads = [...files].filter((file) => file.endsWith('.js')).map((file) => `<link rel="modulepreload" href="/${escapeAttribute(file)}">`);
-    return [`<script type="application/json" id="${CONFIG_ELEMENT_ID}">${jsonForScript(config)}</script>`, ...preloads].join('');
+    const pictures = images.filter(isFetchableImage).map((href) => `<link rel="preload" as="image" href="${escapeAttribute(href)}">`);
+    return [`<script type="application/json" id="${CONFIG_ELEMENT_ID}">${jsonForScript(config)}</script>`, ...preloads, ...pictures].join('');
   }
 }
 
@@ -54,7 +56,17 @@ export function jsonForScript(value: unknown): string {
 }
 
 function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A path of this site or an http(s) address: nothing else (javascript:, data:) is worth a preload. */
+function isFetchableImage(href: string): boolean {
+  if (href.startsWith('/') && !href.startsWith('//')) return true;
+  try {
+    return ['http:', 'https:'].includes(new URL(href).protocol);
+  } catch {
+    return false;
+  }
 }
 
 /** Puts `head` at the end of the page's head (or, for a page without one, at its start). */

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { ErrorCode, effectiveCapabilities } from '@passgate/contract';
 import type { AppContext } from './context.ts';
+import type { ClientRecord } from './features/clients/clients.queries.ts';
 import { envelope } from './plugins/errors.ts';
 import { allowThirdParties, type ThirdParty } from './plugins/security-headers.ts';
 import { runtimeConfigOf } from './features/runtime-config.routes.ts';
@@ -54,10 +55,13 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web` (npm start does it).');
     }
-    allowThirdParties(reply, https, await thirdPartiesOfPage(ctx, request));
-    // The runtime configuration and the page's chunks come with the HTML: the first load of /login
-    // starts its language and its sign-in request at once, without a request chain in front.
-    const head = (await loadHead()).render(path, startLocale(request), await runtimeConfigOf(ctx));
+    const client = await clientOfPage(ctx, request);
+    allowThirdParties(reply, https, client ? thirdPartiesOf(client, path) : []);
+    // The runtime configuration, the page's chunks and the client's logo (the largest thing a
+    // sign-in screen paints) come with the HTML: the first load of /login starts them all at once,
+    // without a request chain in front.
+    const images = client?.logoUri ? [client.logoUri] : [];
+    const head = (await loadHead()).render(path, startLocale(request), await runtimeConfigOf(ctx), images);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(injectHead(indexHtml, head));
   });
 }
@@ -83,21 +87,24 @@ function isMachinePath(path: string): boolean {
 /** The pages that show the Google and Facebook buttons (SPEC.md section 2). */
 const SOCIAL_PAGES = new Set(['/login', '/register']);
 
-/**
- * The third parties the client behind a login-flow page (`?challenge=`) needs: reCAPTCHA when it
- * has it; on the login and register pages, Google and Facebook when it has the app id and the
- * login capability (the rule that shows their buttons).
- */
-async function thirdPartiesOfPage(ctx: AppContext, request: FastifyRequest): Promise<ThirdParty[]> {
+/** The client behind a login-flow page (`?challenge=`), when the challenge is a live sign-in request. */
+async function clientOfPage(ctx: AppContext, request: FastifyRequest): Promise<ClientRecord | undefined> {
   const challenge = (request.query as Record<string, unknown>).challenge;
-  if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(challenge)) return [];
+  if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(challenge)) return undefined;
   const interaction = await ctx.provider.Interaction.find(challenge).catch(() => undefined);
   const clientId = interaction?.params.client_id;
-  if (typeof clientId !== 'string') return [];
-  const client = await ctx.clients.findById(clientId);
-  if (!client) return [];
+  if (typeof clientId !== 'string') return undefined;
+  return (await ctx.clients.findById(clientId)) ?? undefined;
+}
+
+/**
+ * The third parties the client of a login-flow page needs: reCAPTCHA when it has it; on the login
+ * and register pages, Google and Facebook when it has the app id and the login capability (the
+ * rule that shows their buttons).
+ */
+function thirdPartiesOf(client: ClientRecord, path: string): ThirdParty[] {
   const parties: ThirdParty[] = client.recaptcha.enabled ? ['recaptcha'] : [];
-  if (SOCIAL_PAGES.has(request.url.split('?')[0] ?? '')) {
+  if (SOCIAL_PAGES.has(path)) {
     const capabilities = effectiveCapabilities(client.permissions);
     if (client.googleAppId && capabilities.has('social:google:login')) parties.push('google');
     if (client.facebookAppId && capabilities.has('social:facebook:login')) parties.push('facebook');

@@ -1,0 +1,154 @@
+// `npm run bench:web`: Lighthouse (mobile preset, Debian's Chromium) over /login, /register and the
+// signed-in /user/dashboard of the production build, started like the end-to-end run starts it
+// (dist/main.js, a fresh SQLite file, the demo seed). Prints performance, LCP, TBT and
+// accessibility per page and exits 1 when a page misses the targets of issue 15. A benchmark: not
+// part of `npm test`, and its numbers move with whatever else the machine is doing.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const TARGETS = { performance: 95, lcpMs: 1500, tbtMs: 150 };
+const DEMO_USER = { email: 'demo@example.com', password: 'Passw0rd!' };
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer() {
+  const dir = mkdtempSync(join(tmpdir(), 'passgate-bench-web-'));
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const server = spawn(process.execPath, [join(ROOT, 'packages/server/dist/main.js')], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      NODE_ENV: 'development',
+      SEED_DEMO: 'true',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode} before it was ready`);
+    const ready = await fetch(`${url}/health/ready`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error('the server was not ready within 30 s');
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  const stop = async () => {
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((done) => server.once('exit', done));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { url, stop };
+}
+
+/** A fresh sign-in request of the demo relying party, as its own /demo page starts one: the /login address it lands on. */
+async function loginAddress(page, url) {
+  await page.goto(`${url}/demo/login?client=demo-app`, { waitUntil: 'domcontentloaded' });
+  if (!new URL(page.url()).pathname.startsWith('/login')) throw new Error(`the demo sign-in landed on ${page.url()}, not /login`);
+  return page.url();
+}
+
+/** Signs the demo user in to the account area in `page`, through the provider, as a person would. */
+async function signInToAccountArea(page, url) {
+  await page.goto(`${url}/user/dashboard`);
+  await page.waitForSelector('input[name="username"]');
+  await page.type('input[name="username"]', DEMO_USER.email);
+  await page.type('input[name="password"]', DEMO_USER.password);
+  await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
+  // Runs in the page, where location and document are the page's.
+  await page.waitForFunction("location.pathname === '/user/dashboard' && document.querySelector('main h1') !== null", { timeout: 30_000 });
+}
+
+/** Lighthouse in a tab of its own, in front, in the same browser profile as the tab that signed in. */
+async function measure(name, pageUrl, browser) {
+  const tab = await browser.newPage();
+  await tab.bringToFront();
+  // Cold like a first visit, but with the cookies the page needs (the sign-in request's
+  // interaction cookie, the provider's session): Lighthouse's own storage reset would drop those.
+  const cdp = await tab.createCDPSession();
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.detach();
+  const result = await lighthouse(pageUrl, { output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true }, undefined, tab);
+  await tab.close();
+  const { lhr } = result;
+  // BENCH_WEB_REPORTS=dir keeps each page's full Lighthouse report, to see what its LCP waited for.
+  if (process.env.BENCH_WEB_REPORTS) {
+    mkdirSync(process.env.BENCH_WEB_REPORTS, { recursive: true });
+    writeFileSync(join(process.env.BENCH_WEB_REPORTS, `${name.replace(/\W+/g, '-').replace(/^-/, '')}.json`), result.report);
+  }
+  if (lhr.runtimeError) throw new Error(`${name}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
+  if (!pageUrl.includes(finalPath)) throw new Error(`${name}: Lighthouse ended on ${lhr.finalDisplayedUrl}, not the page asked for`);
+  return {
+    name,
+    performance: Math.round(lhr.categories.performance.score * 100),
+    accessibility: Math.round(lhr.categories.accessibility.score * 100),
+    lcpMs: Math.round(lhr.audits['largest-contentful-paint'].numericValue),
+    tbtMs: Math.round(lhr.audits['total-blocking-time'].numericValue),
+    fcpMs: Math.round(lhr.audits['first-contentful-paint'].numericValue),
+  };
+}
+
+function verdict(row) {
+  const misses = [];
+  if (row.performance < TARGETS.performance) misses.push(`performance ${row.performance} < ${TARGETS.performance}`);
+  if (row.lcpMs > TARGETS.lcpMs) misses.push(`LCP ${row.lcpMs} ms > ${TARGETS.lcpMs} ms`);
+  if (row.tbtMs > TARGETS.tbtMs) misses.push(`TBT ${row.tbtMs} ms > ${TARGETS.tbtMs} ms`);
+  return misses;
+}
+
+const server = await startServer();
+const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+let failed = false;
+try {
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+  const page = await browser.newPage();
+  const rows = [];
+  // The sign-in pages first: once the provider has a session, an authorization request skips them.
+  rows.push(await measure('/login', await loginAddress(page, server.url), browser));
+  rows.push(await measure('/register', (await loginAddress(page, server.url)).replace('/login?', '/register?'), browser));
+  // This tab stays signed in on the dashboard; Lighthouse's own tab gets the session from it
+  // (routes/account/tab-session.ts), as a second tab of a person's browser does.
+  await signInToAccountArea(page, server.url);
+  rows.push(await measure('/user/dashboard', `${server.url}/user/dashboard`, browser));
+  await browser.disconnect();
+
+  const version = JSON.parse(readFileSync(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version;
+  process.stdout.write(`Lighthouse ${version}, mobile preset (simulated throttling), ${chrome.process?.spawnfile ?? 'chromium'}\n`);
+  process.stdout.write(`${'page'.padEnd(18)}${'perf'.padStart(6)}${'LCP ms'.padStart(9)}${'TBT ms'.padStart(9)}${'FCP ms'.padStart(9)}${'a11y'.padStart(6)}\n`);
+  for (const row of rows) {
+    const misses = verdict(row);
+    failed ||= misses.length > 0;
+    process.stdout.write(
+      `${row.name.padEnd(18)}${String(row.performance).padStart(6)}${String(row.lcpMs).padStart(9)}${String(row.tbtMs).padStart(9)}${String(row.fcpMs).padStart(9)}${String(row.accessibility).padStart(6)}${misses.length ? `  MISSES: ${misses.join(', ')}` : ''}\n`,
+    );
+  }
+  process.stdout.write(`Targets: performance >= ${TARGETS.performance}, LCP <= ${TARGETS.lcpMs} ms, TBT <= ${TARGETS.tbtMs} ms\n`);
+} finally {
+  chrome.kill();
+  await server.stop();
+}
+process.exit(failed ? 1 : 0);
