@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import type { User } from 'oidc-client-ts';
 import { Loading } from '../../components/Loading.tsx';
-import { forgetUser, signOut, startSignIn, userManager } from './auth.ts';
+import { currentSession, forgetUser, signOut, startSignIn, userManager } from './auth.ts';
 
 export const AUTH_USER_KEY = ['auth', 'user'] as const;
 
@@ -35,7 +35,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const userQuery = useQuery({
     queryKey: AUTH_USER_KEY,
-    queryFn: async () => (await userManager().getUser()) ?? null,
+    queryFn: currentSession,
     staleTime: Infinity,
   });
   const [signInFailed, setSignInFailed] = useState(false);

@@ -1,10 +1,12 @@
 import { UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { announceSignOut, offerSessionToOtherTabs, sessionFromOtherTab } from './tab-session.ts';
 
 /**
  * The account area is a public client of the provider (`account`): authorization code with PKCE,
- * the tokens kept in sessionStorage for this tab only.
+ * the tokens kept in sessionStorage for this tab, and handed to this origin's other tabs when
+ * they ask (tab-session.ts) instead of each tab signing in again.
  */
 let manager: UserManager | null = null;
 
@@ -23,8 +25,15 @@ export function userManager(): UserManager {
       automaticSilentRenew: false,
       loadUserInfo: false,
     });
+    offerSessionToOtherTabs(manager);
   }
   return manager;
+}
+
+/** This tab's session, else one another tab of the account area holds; null when neither has one. */
+export async function currentSession(): Promise<User | null> {
+  const users = userManager();
+  return (await users.getUser()) ?? (await sessionFromOtherTab(users));
 }
 
 /** Only paths of this app are returned to after sign-in (no open redirect through the state). */
@@ -53,6 +62,7 @@ export function completeSignIn(url: string = window.location.href): Promise<User
 }
 
 export async function signOut(user: User | null): Promise<void> {
+  announceSignOut();
   await userManager().signoutRedirect({ id_token_hint: user?.id_token });
 }
 
