@@ -22,6 +22,7 @@ const VerifyDevice = lazy(() => import('./routes/webauthn/VerifyDevice.tsx'));
 const SocialLink = lazy(() => import('./routes/login/SocialLink.tsx'));
 const ErrorScreen = lazy(() => import('./routes/errors/ErrorScreen.tsx'));
 const SessionExpired = lazy(() => import('./routes/errors/SessionExpired.tsx'));
+const RequestGone = lazy(() => import('./routes/flow/RequestGone.tsx'));
 const Privacy = lazy(() => import('./routes/privacy/Privacy.tsx'));
 const Register = lazy(() => import('./routes/register/Register.tsx'));
 const Activation = lazy(() => import('./routes/register/Activation.tsx'));
@@ -89,6 +90,7 @@ export function AppRoutes() {
           <Route path="/password/update" element={<PasswordUpdate />} />
           <Route path="/password/coming-expire" element={<PasswordComingExpire />} />
           <Route path="/error" element={<ErrorScreen />} />
+          <Route path="/request-expired" element={<RequestGone />} />
           <Route path="/alert/session-expired" element={<SessionExpired />} />
           <Route path="/alert/*" element={<Navigate to="/alert/session-expired" replace />} />
           <Route path="/privacy" element={<Privacy />} />

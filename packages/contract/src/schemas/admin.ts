@@ -59,6 +59,10 @@ export const clientSettingsSchema = z.object({
   termsPrivacy: termsPrivacySchema,
   redirectUris: z.array(uri).min(1).max(20),
   postLogoutRedirectUris: z.array(uri).max(20),
+  /** The relying party's home page (OIDC client_uri): where the sign-in screens lead back to. */
+  clientUri: uri.nullable(),
+  /** Where the relying party starts a new sign-in (OIDC initiate_login_uri); preferred over clientUri. */
+  initiateLoginUri: uri.nullable(),
   grantTypes: z.array(grantTypeSchema).min(1),
   tokenEndpointAuthMethod: tokenEndpointAuthMethodSchema,
   /** Clear text only on the way in; it is stored as an argon2id hash. */

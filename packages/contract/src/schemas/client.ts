@@ -81,5 +81,11 @@ export const publicClientSchema = z.object({
   usernamePolicy: usernamePolicySchema.nullable(),
   recaptchaConfiguration: recaptchaConfigurationSchema,
   termsPrivacy: termsPrivacySchema,
+  /**
+   * Where 'Back to the application' leads when a sign-in request has expired or finished: the
+   * client's initiate_login_uri (a new sign-in, which completes at once while the provider session
+   * lasts), else its client_uri, else the origin of its first redirect URI.
+   */
+  homeUri: z.string().nullable(),
 });
 export type PublicClient = z.infer<typeof publicClientSchema>;

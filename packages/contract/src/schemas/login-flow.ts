@@ -5,6 +5,9 @@ import { publicClientSchema } from './client.ts';
 
 export const challengeParamsSchema = z.object({ challenge: challengeSchema });
 
+/** GET /api/v1/clients/{clientId}: a client's public face, for a screen whose request is gone. */
+export const clientParamsSchema = z.object({ clientId: clientIdSchema });
+
 /**
  * GET /api/v1/requests/login/{challenge}: the verify-device page of a second device, which does not
  * hold the sign-in request, reads it with the device sign-in request (the QR link's authnChallenge).

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * The database, as Kysely sees it. Timestamps are Unix milliseconds (bigint), booleans are 0/1
@@ -58,8 +58,12 @@ export interface ClientsTable {
   grant_types: Json;
   /** 'none' for public clients, else 'client_secret_basic' or 'client_secret_post'. */
   token_endpoint_auth_method: string;
-  /** argon2id hash of the client secret; null for public clients. */
+  /** Keyed digest of the client secret (an argon2id hash until its next use); null for public clients. */
   secret_hash: string | null;
+  /** The relying party's home page (OIDC client_uri); optional on insert. */
+  client_uri: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where the relying party starts a new sign-in (OIDC initiate_login_uri); optional on insert. */
+  initiate_login_uri: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Millis;
   updated_at: Millis;
 }

@@ -154,6 +154,9 @@ export function createProvider(deps: ProviderDeps): Provider {
       url: (_ctx, interaction) => {
         const url = new URL('/login', config.publicUrl);
         url.searchParams.set('challenge', interaction.uid);
+        // Kept in the address so that the page, reloaded or reached by Back after the request has
+        // expired or finished, can still show the client and lead back to it.
+        url.searchParams.set('client_id', String(interaction.params.client_id));
         const locale = requestedLocale(interaction.params);
         if (locale) url.searchParams.set('locale', locale);
         return url.toString();

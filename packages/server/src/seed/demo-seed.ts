@@ -59,6 +59,8 @@ async function seed(ctx: AppContext, url: string, actor: { by: string }): Promis
         tokenEndpointAuthMethod: 'none',
         redirectUris: [`${url}/user/callback`],
         postLogoutRedirectUris: [`${url}/user/dashboard`, `${url}/`],
+        // The account area signs in by itself when opened.
+        initiateLoginUri: `${url}/user/dashboard`,
         grantTypes: ['authorization_code', 'refresh_token'],
       },
       actor,
@@ -70,6 +72,8 @@ async function seed(ctx: AppContext, url: string, actor: { by: string }): Promis
         ...relyingParty,
         id: 'demo-app',
         name: 'Demo App',
+        clientUri: `${url}/demo`,
+        initiateLoginUri: `${url}/demo/login?client=demo-app`,
         secret: DEMO_CLIENT_SECRETS['demo-app'],
         permissions: [...capabilities],
         theme: {
@@ -92,6 +96,8 @@ async function seed(ctx: AppContext, url: string, actor: { by: string }): Promis
         ...relyingParty,
         id: 'partner-shop',
         name: 'Partner Shop',
+        clientUri: `${url}/demo`,
+        initiateLoginUri: `${url}/demo/login?client=partner-shop`,
         secret: DEMO_CLIENT_SECRETS['partner-shop'],
         permissions: ['users:email:login'],
         theme: {

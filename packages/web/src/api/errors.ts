@@ -44,6 +44,11 @@ export function classifyError(error: unknown): ErrorOutcome {
   return { kind: 'server-error' };
 }
 
+/** The sign-in request behind a screen has finished or expired (or was never this browser's): 1026 on its challenge. */
+export function isRequestGone(error: unknown): boolean {
+  return error instanceof ApiError && error.code === ErrorCode.RequestExpired && error.field === 'challenge';
+}
+
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
 }

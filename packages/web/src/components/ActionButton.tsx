@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
+import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { alpha, darken, styled, type SxProps, type Theme } from '@mui/material/styles';
 
 export interface ActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -57,6 +57,21 @@ export function ActionButton({ variant = 'text', size = 'medium', fullWidth = fa
   return (
     <Root {...props} type={type} data-variant={variant} data-size={size} data-full-width={fullWidth}>
       {startIcon}
+      {children}
+    </Root>
+  );
+}
+
+/** An ActionButton that leaves the page (back to a relying party): a real link, so it opens like one. */
+export function ActionLink({
+  variant = 'text',
+  size = 'medium',
+  fullWidth = false,
+  children,
+  ...props
+}: AnchorHTMLAttributes<HTMLAnchorElement> & Pick<ActionButtonProps, 'variant' | 'size' | 'fullWidth' | 'sx'>) {
+  return (
+    <Root as="a" {...(props as object)} data-variant={variant} data-size={size} data-full-width={fullWidth}>
       {children}
     </Root>
   );

@@ -14,6 +14,8 @@ interface Props {
   client?: PublicClient | null;
   /** The browser tab's title. */
   title?: string;
+  /** False where the screen's own main action already leads back to the client. */
+  clientLink?: boolean;
   children: ReactNode;
 }
 
@@ -22,7 +24,7 @@ interface Props {
  * top with the language switcher, a card at most 420 px wide, the client's hyperlink and the fixed
  * 'Privacy Policy' link.
  */
-export function PublicPage({ client, title, children }: Props) {
+export function PublicPage({ client, title, clientLink = true, children }: Props) {
   const theme = client?.theme;
   const muiTheme = useMemo(() => clientMuiTheme(theme), [theme]);
   useDocumentTitle(title);
@@ -57,7 +59,7 @@ export function PublicPage({ client, title, children }: Props) {
           <Box sx={{ width: '100%', maxWidth: CONTENT_MAX_WIDTH, p: { xs: 2.5, sm: 4 }, borderRadius: 3, bgcolor: 'background.paper', boxShadow: 3 }}>
             {children}
           </Box>
-          {theme?.hyperlink && (
+          {clientLink && theme?.hyperlink && (
             <ExternalLink href={theme.hyperlink} target="_blank" rel="noopener noreferrer" sx={{ mt: 2, px: 1, py: 0.5, borderRadius: 1, bgcolor: 'rgba(255,255,255,0.85)' }}>
               {theme.hyperlinkedText || theme.hyperlink}
             </ExternalLink>

@@ -55,6 +55,7 @@ export function publicClient(overrides: Partial<PublicClient> = {}): PublicClien
     usernamePolicy: null,
     recaptchaConfiguration: { enabled: false },
     termsPrivacy: {},
+    homeUri: 'http://localhost:3000/demo/login?client=demo-app',
     ...overrides,
   };
 }

@@ -31,6 +31,8 @@ export interface ClientRecord {
   termsPrivacy: TermsPrivacy;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
+  clientUri: string | null;
+  initiateLoginUri: string | null;
   grantTypes: string[];
   tokenEndpointAuthMethod: string;
   secretHash: string | null;
@@ -55,12 +57,29 @@ export function toClientRecord(row: ClientRow): ClientRecord {
     termsPrivacy: parseJson(row.terms_privacy, {}),
     redirectUris: parseJson(row.redirect_uris, []),
     postLogoutRedirectUris: parseJson(row.post_logout_redirect_uris, []),
+    clientUri: row.client_uri ?? null,
+    initiateLoginUri: row.initiate_login_uri ?? null,
     grantTypes: parseJson(row.grant_types, ['authorization_code']),
     tokenEndpointAuthMethod: row.token_endpoint_auth_method,
     secretHash: row.secret_hash,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** Where the screens lead back to the client (see PublicClient.homeUri): only addresses its operator registered. */
+export function clientHomeUri(client: ClientRecord): string | null {
+  if (client.initiateLoginUri) return client.initiateLoginUri;
+  if (client.clientUri) return client.clientUri;
+  const first = client.redirectUris[0];
+  if (!first) return null;
+  try {
+    const { origin } = new URL(first);
+    // A native app's custom scheme has no origin to open in a browser.
+    return origin === 'null' ? null : `${origin}/`;
+  } catch {
+    return null;
+  }
 }
 
 /** What the login-flow screens may know about a client: never its secrets or OIDC metadata. */
@@ -82,6 +101,7 @@ export function toPublicClient(client: ClientRecord, tenant: TenantRecord): Publ
       ...(client.recaptcha.siteKey ? { siteKey: client.recaptcha.siteKey } : {}),
     },
     termsPrivacy: client.termsPrivacy,
+    homeUri: clientHomeUri(client),
   };
 }
 

@@ -74,6 +74,8 @@ function clientColumns(input: ClientUpdateInput): ClientUpdate {
   if (input.termsPrivacy !== undefined) c.terms_privacy = toJson(input.termsPrivacy);
   if (input.redirectUris !== undefined) c.redirect_uris = toJson(unique(input.redirectUris));
   if (input.postLogoutRedirectUris !== undefined) c.post_logout_redirect_uris = toJson(unique(input.postLogoutRedirectUris));
+  if (input.clientUri !== undefined) c.client_uri = input.clientUri;
+  if (input.initiateLoginUri !== undefined) c.initiate_login_uri = input.initiateLoginUri;
   if (input.grantTypes !== undefined) c.grant_types = toJson(unique(input.grantTypes));
   if (input.tokenEndpointAuthMethod !== undefined) c.token_endpoint_auth_method = input.tokenEndpointAuthMethod;
   return c;

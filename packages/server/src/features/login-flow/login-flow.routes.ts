@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   challengeParamsSchema,
+  clientParamsSchema,
   errorEnvelopeSchema,
   loginRequestInfoSchema,
   loginRequestQuerySchema,
@@ -9,6 +10,7 @@ import {
   logoutDecisionBodySchema,
   logoutRequestInfoSchema,
   passwordLoginBodySchema,
+  publicClientSchema,
   redirectSchema,
 } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
@@ -38,6 +40,19 @@ export async function loginFlowRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       response: { 200: loginRequestInfoSchema, ...errors },
     },
     handler: (request) => service.getLoginRequest(request.params.challenge, requestMeta(request), request.query.authn_challenge),
+  });
+
+  api.get('/api/v1/clients/:clientId', {
+    schema: {
+      tags: ['login flow'],
+      summary: "A client's public face (name, theme, languages, the way back to it), for a screen whose sign-in request has expired or finished",
+      description:
+        'What GET /api/v1/requests/login/{challenge} answers as `client`, without a request: the login screens carry `client_id` in their address so that ' +
+        'a stale or bookmarked page can still show the client and lead back to it (`homeUri`). 1061 for an unknown client.',
+      params: clientParamsSchema,
+      response: { 200: publicClientSchema, ...errors },
+    },
+    handler: (request) => service.getPublicClient(request.params.clientId),
   });
 
   api.post('/api/v1/users/login', {

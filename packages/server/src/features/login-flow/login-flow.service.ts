@@ -7,6 +7,7 @@ import {
   type LoginResponse,
   type LogoutRequestInfo,
   type PasswordLoginBody,
+  type PublicClient,
   type UsernameKind,
 } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
@@ -75,6 +76,13 @@ export function createLoginFlowService(ctx: AppContext) {
         }
       }
       return info;
+    },
+
+    async getPublicClient(clientId: string): Promise<PublicClient> {
+      const client = await clients.findById(clientId);
+      const tenant = client && (await tenants.findById(client.tenantId));
+      if (!client || !tenant) throw new ApiError(ErrorCode.ClientNotFound, 404, 'client_id');
+      return toPublicClient(client, tenant);
     },
 
     async passwordLogin(body: PasswordLoginBody, meta: RequestMeta): Promise<LoginResponse> {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useServerErrorRedirect } from '../../components/ApiErrorAlert.tsx';
+import { useRequestGoneRedirect, useServerErrorRedirect } from '../../components/ApiErrorAlert.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { RecaptchaError } from '../../lib/recaptcha.ts';
 import { flowErrorText } from './flow-validation.ts';
@@ -11,5 +11,6 @@ import { flowErrorText } from './flow-validation.ts';
 export function FlowErrorAlert({ error, fallback }: { error: unknown; fallback?: string }) {
   const { t } = useTranslation();
   useServerErrorRedirect(error instanceof RecaptchaError ? null : error);
+  useRequestGoneRedirect(error);
   return <Notice message={error == null ? null : flowErrorText(t, error, fallback)} />;
 }

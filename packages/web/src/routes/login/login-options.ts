@@ -75,10 +75,10 @@ export function loginOptions(client: ClientAccess, browser: BrowserSupport): Log
   };
 }
 
-/** A login-flow address that keeps the challenge (and the locale) of the current one. */
+/** A login-flow address that keeps the challenge (and the client and locale) of the current one. */
 export function flowHref(path: string, current: URLSearchParams): string {
   const next = new URLSearchParams();
-  for (const key of ['challenge', 'locale']) {
+  for (const key of ['challenge', 'client_id', 'locale']) {
     const value = current.get(key);
     if (value) next.set(key, value);
   }

@@ -1,0 +1,39 @@
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_APP, openLoginFromDemo } from '../pages/clients.ts';
+import { DEMO_USER } from '../pages/login-page.ts';
+import { saveScreenshot } from '../pages/screenshots.ts';
+
+/** Counts the credentials the browser posts to Passgate's login API from now on. */
+function countPasswordLogins(page: Page): () => number {
+  let count = 0;
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/v1/users/login') count += 1;
+  });
+  return () => count;
+}
+
+test('Back after signing in lands on the client’s screen with the way back to it, which signs in again at once', async ({ page }) => {
+  const { demo, login } = await openLoginFromDemo(page, DEMO_APP);
+  await login.signIn();
+  await demo.expectSignedIn('Demo App', DEMO_APP.id, DEMO_USER);
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/login\?challenge=.*client_id=demo-app/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Yêu cầu đăng nhập này đã kết thúc' })).toBeVisible();
+  await expect(page).toHaveTitle('Yêu cầu đăng nhập đã kết thúc · Demo App');
+  await expect(page.getByRole('button', { name: 'Thử lại' })).toHaveCount(0);
+  await saveScreenshot(page, 'request-gone-demo-app-vi');
+
+  const passwordLogins = countPasswordLogins(page);
+  await page.getByRole('link', { name: 'Quay lại Demo App' }).click();
+  await demo.expectSignedIn('Demo App', DEMO_APP.id, DEMO_USER);
+  expect(passwordLogins()).toBe(0);
+});
+
+test('a bookmarked sign-in page in English leads back to the client in English', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/login?challenge=bookmarked-long-ago&client_id=demo-app&locale=en');
+  await expect(page.getByRole('heading', { level: 1, name: 'This sign-in is no longer open' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to Demo App' })).toHaveAttribute('href', /\/demo\/login\?client=demo-app$/);
+  await saveScreenshot(page, 'request-gone-bookmarked-en-phone');
+});
