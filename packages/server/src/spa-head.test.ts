@@ -42,13 +42,16 @@ describe('the head of an SPA page', () => {
     const spaHead = await SpaHead.load(distWithManifest());
     expect(preloads(spaHead.render('/login', 'vi', config))).toEqual(['/assets/vi-B.js']);
     expect(preloads(spaHead.render('/login', 'en', config))).toEqual(['/assets/en-C.js']);
+    // A client that speaks English: the screen starts in the default and switches once it knows the client.
+    expect(preloads(spaHead.render('/login', 'vi', config, { clientLocale: 'en' }))).toEqual(['/assets/vi-B.js', '/assets/en-C.js']);
+    expect(preloads(spaHead.render('/login', 'vi', config, { clientLocale: 'vi' }))).toEqual(['/assets/vi-B.js']);
     expect(preloads(spaHead.render('/register', 'vi', config))).toEqual(['/assets/vi-B.js', '/assets/Register-E.js', '/assets/shared-F.js']);
     expect(preloads(spaHead.render('/user/dashboard', 'vi', config))).toEqual(['/assets/vi-B.js', '/assets/account-vi-D.js', '/assets/AccountArea-G.js', '/assets/shared-F.js']);
   });
 
   it("preloads the client's logo when it is a path of this site or an http(s) address, escaped", async () => {
     const spaHead = await SpaHead.load(distWithManifest());
-    const images = (logo: string) => [...spaHead.render('/login', 'vi', config, [logo]).matchAll(/<link rel="preload" as="image" href="([^"]*)">/g)].map((m) => m[1]);
+    const images = (logo: string) => [...spaHead.render('/login', 'vi', config, { images: [logo] }).matchAll(/<link rel="preload" as="image" href="([^"]*)">/g)].map((m) => m[1]);
     expect(images('/themes/logo.svg')).toEqual(['/themes/logo.svg']);
     expect(images('https://cdn.example/a.png?x=1&y="2"<')).toEqual(['https://cdn.example/a.png?x=1&amp;y=&quot;2&quot;&lt;']);
     expect(images('javascript:alert(1)')).toEqual([]);

@@ -4,6 +4,17 @@ import type { RuntimeConfig } from '@passgate/contract';
 
 /** The element the SPA reads its runtime configuration from (packages/web/src/lib/runtime-config.ts). */
 export const CONFIG_ELEMENT_ID = 'passgate-config';
+/** The element the /login page's sign-in request comes in (packages/web/src/lib/early-requests.ts). */
+export const LOGIN_REQUEST_ELEMENT_ID = 'passgate-login-request';
+
+export interface PageData {
+  /** Pictures the page will paint first (a client's logo), fetched beside the scripts. */
+  images?: readonly string[];
+  /** The sign-in request a /login page shows, as GET /api/v1/requests/login answers it. */
+  loginRequest?: unknown;
+  /** The language the client's screen switches to once it knows the client, when not the start one. */
+  clientLocale?: string;
+}
 
 type Manifest = Record<string, { file: string; imports?: string[] }>;
 
@@ -29,8 +40,7 @@ export class SpaHead {
     return new SpaHead(JSON.parse(text) as Manifest);
   }
 
-  /** `images`: pictures the page will paint first (a client's logo), fetched beside the scripts. */
-  render(path: string, locale: string, config: RuntimeConfig, images: readonly string[] = []): string {
+  render(path: string, locale: string, config: RuntimeConfig, { images = [], loginRequest, clientLocale }: PageData = {}): string {
     const files = new Set<string>();
     const collect = (key: string) => {
       const chunk = this.manifest[key];
@@ -40,10 +50,13 @@ export class SpaHead {
     };
     const entry = Object.keys(this.manifest).find((key) => key === 'index.html');
     chunksOfPage(path, locale).forEach(collect);
+    if (clientLocale && clientLocale !== locale) collect(`src/i18n/${clientLocale}.json`);
     if (entry) files.delete(this.manifest[entry]!.file);
     const preloads = [...files].filter((file) => file.endsWith('.js')).map((file) => `<link rel="modulepreload" href="/${escapeAttribute(file)}">`);
     const pictures = images.filter(isFetchableImage).map((href) => `<link rel="preload" as="image" href="${escapeAttribute(href)}">`);
-    return [`<script type="application/json" id="${CONFIG_ELEMENT_ID}">${jsonForScript(config)}</script>`, ...preloads, ...pictures].join('');
+    const data = [`<script type="application/json" id="${CONFIG_ELEMENT_ID}">${jsonForScript(config)}</script>`];
+    if (loginRequest) data.push(`<script type="application/json" id="${LOGIN_REQUEST_ELEMENT_ID}">${jsonForScript(loginRequest)}</script>`);
+    return [...data, ...preloads, ...pictures].join('');
   }
 }
 

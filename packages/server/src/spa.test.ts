@@ -111,4 +111,22 @@ describe('pages of the single-page app', () => {
       expect(JSON.parse(json ?? 'null'), path).toEqual(config);
     }
   });
+
+  it('carries the sign-in request in /login, as the API answers it, only for the browser that holds it', async () => {
+    const browser = new TestBrowser();
+    const challenge = await startSignIn(browser, server.url, await authorizationRequest(await relyingParty(server.url, 'demo-app', 'demo-secret')));
+    const inPage = async (holder: TestBrowser) => {
+      const response = await holder.fetch(`${server.url}/login?challenge=${challenge}`);
+      const json = /<script type="application\/json" id="passgate-login-request">(.*?)<\/script>/.exec(await response.text())?.[1];
+      return { cache: response.headers.get('cache-control'), info: json ? JSON.parse(json) : null };
+    };
+
+    const page = await inPage(browser);
+    const api = await browser.fetch(`${server.url}/api/v1/requests/login/${challenge}`);
+    expect(api.status).toBe(200);
+    expect(page.info).toEqual(await api.json());
+    expect(page.cache).toBe('private, no-store');
+    // Another browser knows the challenge but not the interaction cookie: its page carries nothing.
+    expect(await inPage(new TestBrowser())).toEqual({ cache: 'no-cache', info: null });
+  });
 });

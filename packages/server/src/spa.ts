@@ -1,14 +1,16 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { ErrorCode, effectiveCapabilities } from '@passgate/contract';
+import { ErrorCode, effectiveCapabilities, type LoginRequestInfo } from '@passgate/contract';
 import type { AppContext } from './context.ts';
 import type { ClientRecord } from './features/clients/clients.queries.ts';
 import { envelope } from './plugins/errors.ts';
 import { allowThirdParties, type ThirdParty } from './plugins/security-headers.ts';
+import { readBrowserHold } from './plugins/browser-binding.ts';
 import { runtimeConfigOf } from './features/runtime-config.routes.ts';
+import { loginRequestForPage } from './features/login-flow/login-request-in-page.ts';
 import { injectHead, SpaHead } from './spa-head.ts';
 
 /**
@@ -55,21 +57,37 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web` (npm start does it).');
     }
-    const client = await clientOfPage(ctx, request);
+    const { client, uiLocales } = (await clientOfPage(ctx, request)) ?? {};
     allowThirdParties(reply, https, client ? thirdPartiesOf(client, path) : []);
     // The runtime configuration, the page's chunks and the client's logo (the largest thing a
     // sign-in screen paints) come with the HTML: the first load of /login starts them all at once,
     // without a request chain in front.
     const images = client?.logoUri ? [client.logoUri] : [];
-    const head = (await loadHead()).render(path, startLocale(request), await runtimeConfigOf(ctx), images);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(injectHead(indexHtml, head));
+    const loginRequest = client && path === '/login' ? await loginRequestOfPage(ctx, request, reply) : null;
+    const locale = startLocale(request);
+    // Unless the address names the language, the screen switches to the one the request or the client asks for.
+    const clientLocale = queryLocale(request) ? undefined : (firstSupportedLocale(uiLocales) ?? client?.i18n.defaultLocale);
+    const head = (await loadHead()).render(path, locale, await runtimeConfigOf(ctx), { images, loginRequest, clientLocale });
+    // A page that carries a sign-in request (its login_hint may be an address) is for this browser only.
+    const cache = loginRequest ? 'private, no-store' : 'no-cache';
+    return reply.type('text/html; charset=utf-8').header('cache-control', cache).send(injectHead(indexHtml, head));
   });
 }
 
 /** The language the SPA starts in when the address names one (DESIGN.md section 8), else the default. */
 function startLocale(request: FastifyRequest): string {
+  return queryLocale(request) ?? 'vi';
+}
+
+function queryLocale(request: FastifyRequest): string | undefined {
   const locale = (request.query as Record<string, unknown>).locale;
-  return typeof locale === 'string' && /^en/i.test(locale.trim()) ? 'en' : 'vi';
+  return typeof locale === 'string' ? firstSupportedLocale(locale) : undefined;
+}
+
+/** The first of the languages the screens speak in a list of language tags ("en-US vi"). */
+function firstSupportedLocale(tags: unknown): string | undefined {
+  if (typeof tags !== 'string') return undefined;
+  return tags.split(/\s+/).map((tag) => tag.trim().slice(0, 2).toLowerCase()).find((tag) => tag === 'vi' || tag === 'en');
 }
 
 /**
@@ -87,14 +105,22 @@ function isMachinePath(path: string): boolean {
 /** The pages that show the Google and Facebook buttons (SPEC.md section 2). */
 const SOCIAL_PAGES = new Set(['/login', '/register']);
 
-/** The client behind a login-flow page (`?challenge=`), when the challenge is a live sign-in request. */
-async function clientOfPage(ctx: AppContext, request: FastifyRequest): Promise<ClientRecord | undefined> {
+/** The /login page's sign-in request, as the API would answer it (not for a second device's `authnChallenge`). */
+async function loginRequestOfPage(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<LoginRequestInfo | null> {
+  const query = request.query as Record<string, unknown>;
+  if (typeof query.challenge !== 'string' || query.authnChallenge !== undefined || query.authn_challenge !== undefined) return null;
+  return loginRequestForPage(ctx, query.challenge, readBrowserHold(ctx.provider, request, reply));
+}
+
+/** The client behind a login-flow page (`?challenge=`), when the challenge is a live sign-in request, and the languages it asks for. */
+async function clientOfPage(ctx: AppContext, request: FastifyRequest): Promise<{ client: ClientRecord; uiLocales: unknown } | undefined> {
   const challenge = (request.query as Record<string, unknown>).challenge;
   if (typeof challenge !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(challenge)) return undefined;
   const interaction = await ctx.provider.Interaction.find(challenge).catch(() => undefined);
   const clientId = interaction?.params.client_id;
   if (typeof clientId !== 'string') return undefined;
-  return (await ctx.clients.findById(clientId)) ?? undefined;
+  const client = await ctx.clients.findById(clientId);
+  return client ? { client, uiLocales: interaction?.params.ui_locales } : undefined;
 }
 
 /**

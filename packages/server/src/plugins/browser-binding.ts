@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 
 /**
@@ -25,13 +25,15 @@ const NOTHING_HELD: BrowserHold = Object.freeze({ interactionUid: undefined, ses
 export function registerBrowserBinding(app: FastifyInstance, provider: Provider): void {
   app.decorateRequest('browser', null as unknown as BrowserHold);
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') || !request.headers.cookie) {
-      request.browser = NOTHING_HELD;
-      return;
-    }
-    // The provider's own cookie jar (its keys, its signature scheme), so nothing here can drift from it.
-    const cookies = provider.createContext(request.raw, reply.raw).cookies;
-    const read = (name: string) => cookies.get(provider.cookieName(name), { signed: true }) || undefined;
-    request.browser = { interactionUid: read('interaction'), sessionId: read('session') };
+    request.browser = request.url.startsWith('/api/') ? readBrowserHold(provider, request, reply) : NOTHING_HELD;
   });
+}
+
+/** What the browser behind `request` holds, from the provider's signed cookies (also for the /login page, spa.ts). */
+export function readBrowserHold(provider: Provider, request: FastifyRequest, reply: FastifyReply): BrowserHold {
+  if (!request.headers.cookie) return NOTHING_HELD;
+  // The provider's own cookie jar (its keys, its signature scheme), so nothing here can drift from it.
+  const cookies = provider.createContext(request.raw, reply.raw).cookies;
+  const read = (name: string) => cookies.get(provider.cookieName(name), { signed: true }) || undefined;
+  return { interactionUid: read('interaction'), sessionId: read('session') };
 }

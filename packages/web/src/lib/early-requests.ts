@@ -1,15 +1,31 @@
-import { loadLoginRequest, loginRequestKey } from './login-request.ts';
+import type { LoginRequestInfo } from '@passgate/contract';
+import { loadLoginRequest, loginRequestFromPage, loginRequestKey } from './login-request.ts';
 import { cachedRequest } from './request-cache.ts';
+
+/** The sign-in request the server put into the /login page (packages/server/src/spa-head.ts), if it did. */
+function loginRequestInPage(challenge: string): LoginRequestInfo | null {
+  const text = document.getElementById('passgate-login-request')?.textContent;
+  if (!text) return null;
+  try {
+    const info = JSON.parse(text) as LoginRequestInfo;
+    return info.challenge === challenge ? info : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Starts the request the first screen will read as soon as the configuration is known, beside the
  * language's texts and before the screen renders: the sign-in screen finds it in the request cache
- * instead of asking only once it is on the page.
+ * instead of asking only once it is on the page. A /login page usually carries it already.
  */
 export function startFirstScreenRequests(languageReady: Promise<unknown>, location: Location = window.location): void {
   if (location.pathname !== '/login') return;
   const challenge = new URLSearchParams(location.search).get('challenge');
   if (!challenge) return;
+  const inPage = loginRequestInPage(challenge);
   // A failure is the screen's to show (with Retry), when it reads the same promise.
-  cachedRequest(loginRequestKey(challenge), () => loadLoginRequest(challenge, location.search, languageReady)).catch(() => undefined);
+  cachedRequest(loginRequestKey(challenge), () =>
+    inPage ? loginRequestFromPage(inPage, location.search, languageReady) : loadLoginRequest(challenge, location.search, languageReady),
+  ).catch(() => undefined);
 }

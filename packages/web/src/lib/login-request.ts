@@ -13,7 +13,12 @@ export const loginRequestKey = (challenge: string) => `login-request:${challenge
  */
 export async function loadLoginRequest(challenge: string, search: string, languageReady?: Promise<unknown>): Promise<LoginRequestInfo> {
   const info = await loginFlowApi.loginRequest(challenge, new URLSearchParams(search).get('authnChallenge'));
-  // Started at page load, the request may answer before i18next has its start language: the
+  return loginRequestFromPage(info, search, languageReady);
+}
+
+/** The same for a sign-in request that came with the page. */
+export async function loginRequestFromPage(info: LoginRequestInfo, search: string, languageReady?: Promise<unknown>): Promise<LoginRequestInfo> {
+  // Read at page load, the request may be known before i18next has its start language: the
   // client's language is applied after that, or the start language would override it.
   await languageReady?.catch(() => undefined);
   await applyClientLanguage(search, firstSupportedLocale(info.oidcContext.uiLocales), info.client.i18n.defaultLocale);
