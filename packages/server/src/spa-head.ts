@@ -4,13 +4,13 @@ import type { RuntimeConfig } from '@passgate/contract';
 
 /** The element the SPA reads its runtime configuration from (packages/web/src/lib/runtime-config.ts). */
 export const CONFIG_ELEMENT_ID = 'passgate-config';
-/** The element the /login page's sign-in request comes in (packages/web/src/lib/early-requests.ts). */
+/** The element a sign-in page's request comes in (packages/web/src/lib/early-requests.ts). */
 export const LOGIN_REQUEST_ELEMENT_ID = 'passgate-login-request';
 
 export interface PageData {
   /** Pictures the page will paint first (a client's logo), fetched beside the scripts. */
   images?: readonly string[];
-  /** The sign-in request a /login page shows, as GET /api/v1/requests/login answers it. */
+  /** The sign-in request a /login or /register page shows, as GET /api/v1/requests/login answers it. */
   loginRequest?: unknown;
   /** The language the client's screen switches to once it knows the client, when not the start one. */
   clientLocale?: string;

@@ -112,11 +112,11 @@ describe('pages of the single-page app', () => {
     }
   });
 
-  it('carries the sign-in request in /login, as the API answers it, only for the browser that holds it', async () => {
+  it('carries the sign-in request in /login and /register, as the API answers it, only for the browser that holds it', async () => {
     const browser = new TestBrowser();
     const challenge = await startSignIn(browser, server.url, await authorizationRequest(await relyingParty(server.url, 'demo-app', 'demo-secret')));
-    const inPage = async (holder: TestBrowser) => {
-      const response = await holder.fetch(`${server.url}/login?challenge=${challenge}`);
+    const inPage = async (holder: TestBrowser, path = '/login') => {
+      const response = await holder.fetch(`${server.url}${path}?challenge=${challenge}`);
       const json = /<script type="application\/json" id="passgate-login-request">(.*?)<\/script>/.exec(await response.text())?.[1];
       return { cache: response.headers.get('cache-control'), info: json ? JSON.parse(json) : null };
     };
@@ -126,6 +126,8 @@ describe('pages of the single-page app', () => {
     expect(api.status).toBe(200);
     expect(page.info).toEqual(await api.json());
     expect(page.cache).toBe('private, no-store');
+    expect((await inPage(browser, '/register')).info).toEqual(page.info);
+    expect((await inPage(browser, '/password/recover')).info).toBeNull();
     // Another browser knows the challenge but not the interaction cookie: its page carries nothing.
     expect(await inPage(new TestBrowser())).toEqual({ cache: 'no-cache', info: null });
   });

@@ -63,7 +63,7 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     // sign-in screen paints) come with the HTML: the first load of /login starts them all at once,
     // without a request chain in front.
     const images = client?.logoUri ? [client.logoUri] : [];
-    const loginRequest = client && path === '/login' ? await loginRequestOfPage(ctx, request, reply) : null;
+    const loginRequest = client && REQUEST_IN_PAGE.has(path) ? await loginRequestOfPage(ctx, request, reply) : null;
     const locale = startLocale(request);
     // Unless the address names the language, the screen switches to the one the request or the client asks for.
     const clientLocale = queryLocale(request) ? undefined : (firstSupportedLocale(uiLocales) ?? client?.i18n.defaultLocale);
@@ -105,7 +105,10 @@ function isMachinePath(path: string): boolean {
 /** The pages that show the Google and Facebook buttons (SPEC.md section 2). */
 const SOCIAL_PAGES = new Set(['/login', '/register']);
 
-/** The /login page's sign-in request, as the API would answer it (not for a second device's `authnChallenge`). */
+/** The pages most sign-ins start on: they carry the sign-in request they show. */
+const REQUEST_IN_PAGE = new Set(['/login', '/register']);
+
+/** The page's sign-in request, as the API would answer it (not for a second device's `authnChallenge`). */
 async function loginRequestOfPage(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<LoginRequestInfo | null> {
   const query = request.query as Record<string, unknown>;
   if (typeof query.challenge !== 'string' || query.authnChallenge !== undefined || query.authn_challenge !== undefined) return null;

@@ -2,7 +2,7 @@ import type { LoginRequestInfo } from '@passgate/contract';
 import { loadLoginRequest, loginRequestFromPage, loginRequestKey } from './login-request.ts';
 import { cachedRequest } from './request-cache.ts';
 
-/** The sign-in request the server put into the /login page (packages/server/src/spa-head.ts), if it did. */
+/** The sign-in request the server put into the page (packages/server/src/spa-head.ts), if it did. */
 function loginRequestInPage(challenge: string): LoginRequestInfo | null {
   const text = document.getElementById('passgate-login-request')?.textContent;
   if (!text) return null;
@@ -14,13 +14,16 @@ function loginRequestInPage(challenge: string): LoginRequestInfo | null {
   }
 }
 
+/** The screens that read the sign-in request (the server puts it into these pages, spa.ts). */
+const REQUEST_IN_PAGE = new Set(['/login', '/register']);
+
 /**
  * Starts the request the first screen will read as soon as the configuration is known, beside the
  * language's texts and before the screen renders: the sign-in screen finds it in the request cache
- * instead of asking only once it is on the page. A /login page usually carries it already.
+ * instead of asking only once it is on the page. The page usually carries it already.
  */
 export function startFirstScreenRequests(languageReady: Promise<unknown>, location: Location = window.location): void {
-  if (location.pathname !== '/login') return;
+  if (!REQUEST_IN_PAGE.has(location.pathname)) return;
   const challenge = new URLSearchParams(location.search).get('challenge');
   if (!challenge) return;
   const inPage = loginRequestInPage(challenge);

@@ -25,38 +25,39 @@ export function Dashboard() {
         {t('account.dashboard.heading')}
       </Typography>
       <AccountErrorNotice error={profile.error} />
-      {profile.isPending && <Loading />}
-      {profile.data && (
-        <Card variant="outlined" sx={{ borderRadius: 3 }}>
-          <CardContent sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: 1.5, py: 5 }}>
-            <UserAvatar name={name} src={profile.data.avatarUrl} size={96} alt={t('account.dashboard.avatarAlt', { name })} />
-            <Typography variant="h2" component="p" sx={{ overflowWrap: 'anywhere' }}>
-              {t('account.dashboard.welcome', { name })}
-            </Typography>
-            <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-              {contactOf(profile.data)}
-            </Typography>
-            <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 480 }}>
-              {t('account.dashboard.description')}
-            </Typography>
-          </CardContent>
-        </Card>
-      )}
-      {profile.data && (
-        <Card variant="outlined" sx={{ borderRadius: 3, mt: 3 }}>
-          <CardActionArea component={Link} to="/user/security" sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-start', gap: 2, p: 3 }}>
-            <SecurityIcon color="primary" aria-hidden />
-            <div>
-              <Typography variant="h2" component="p">
-                {t('account.security.heading')}
+      {/* The cards' own texts paint with the page; only the user's details wait for /api/v1/me. */}
+      <Card variant="outlined" sx={{ borderRadius: 3 }}>
+        <CardContent sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: 1.5, py: 5 }}>
+          {profile.isPending && <Loading />}
+          {profile.data && (
+            <>
+              <UserAvatar name={name} src={profile.data.avatarUrl} size={96} alt={t('account.dashboard.avatarAlt', { name })} />
+              <Typography variant="h2" component="p" sx={{ overflowWrap: 'anywhere' }}>
+                {t('account.dashboard.welcome', { name })}
               </Typography>
-              <Typography variant="body2" color="text.secondary">
-                {t('account.security.dashboardText')}
+              <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                {contactOf(profile.data)}
               </Typography>
-            </div>
-          </CardActionArea>
-        </Card>
-      )}
+            </>
+          )}
+          <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 480 }}>
+            {t('account.dashboard.description')}
+          </Typography>
+        </CardContent>
+      </Card>
+      <Card variant="outlined" sx={{ borderRadius: 3, mt: 3 }}>
+        <CardActionArea component={Link} to="/user/security" sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-start', gap: 2, p: 3 }}>
+          <SecurityIcon color="primary" aria-hidden />
+          <div>
+            <Typography variant="h2" component="p">
+              {t('account.security.heading')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {t('account.security.dashboardText')}
+            </Typography>
+          </div>
+        </CardActionArea>
+      </Card>
     </Box>
   );
 }
