@@ -100,7 +100,7 @@ export class ProfilePage extends AccountPage {
   get deleteSection(): Locator {
     return this.section('account.profile.delete.title');
   }
-  /** The 'Update information successfully' message box of a section. */
+  /** The 'Your information has been updated' message box of a section. */
   updated(section: Locator): Locator {
     return section.getByRole('alert').filter({ hasText: this.t('account.profile.updated') });
   }

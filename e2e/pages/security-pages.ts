@@ -26,7 +26,7 @@ export class SecurityPage extends AccountPage {
     return this.page.getByRole('listitem').filter({ has: this.page.getByText(this.t('account.security.signin.registrationMethod'), { exact: true }) });
   }
   async expectRegistrationMethod(method: string): Promise<void> {
-    await expect(this.registrationMethodRow).toHaveText(`${this.t('account.security.signin.registrationMethod')}${this.t(`account.security.methods.${method}`)}`);
+    await expect(this.registrationMethodRow).toHaveText(`${this.t('account.security.signin.registrationMethod')} ${this.t(`account.security.methods.${method}`)}`);
   }
 
   // The password re-check dialog.

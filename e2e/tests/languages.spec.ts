@@ -4,6 +4,7 @@ import { ErrorPage } from '../pages/error-page.ts';
 import { tr } from '../pages/i18n.ts';
 import { DemoPage } from '../pages/demo-page.ts';
 import { DEMO_USER, LoginPage } from '../pages/login-page.ts';
+import { LogoutPage } from '../pages/logout-page.ts';
 import { saveScreenshot } from '../pages/screenshots.ts';
 
 test.describe.configure({ mode: 'parallel' });
@@ -37,7 +38,7 @@ test.describe('languages of the Login screen', () => {
     await demo.goto();
     await demo.signInTo('Demo App', 'en');
     const login = new LoginPage(page, 'en', DEMO_APP.usernameLabel);
-    await expect(login.heading).toHaveText(DEMO_APP.title);
+    await expect(login.heading).toHaveText('Log in');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en', { timeout: 3_000 });
     await login.expectShown(DEMO_APP.name, DEMO_APP.title);
     await login.signIn();
@@ -68,4 +69,20 @@ test.describe('languages of the Login screen', () => {
     await vietnamese.expectShown(DEMO_APP.name, DEMO_APP.title);
     await expect(vietnamese.submit).toHaveText(tr('vi', 'login.submit'));
   });
+});
+
+test('an English sign-in to Demo App (Vietnamese by default) stays English through logout', async ({ page }) => {
+  const { demo, login } = await openLoginFromDemo(page, DEMO_APP, { locale: 'en', choose: 'en' });
+  await expect(login.forgotPassword).toHaveText('Forgot password?');
+  await login.signIn();
+  await demo.expectSignedIn('Demo App', DEMO_APP.id, DEMO_USER);
+
+  // The relying party asks for English on the end-session request too (ui_locales).
+  await demo.logOut.click();
+  const logout = new LogoutPage(page, 'en');
+  await logout.expectShown(DEMO_APP.name);
+  await expect(page).toHaveURL(/[?&]locale=en(&|$)/);
+  await saveScreenshot(page, 'logout-demo-app-en');
+  await logout.confirm.click();
+  await expect(page).toHaveURL(/\/demo\?(.*&)?state=signed-out/);
 });

@@ -10,6 +10,8 @@ export const errorEnvelopeSchema = z.object({
     field: z.string().optional(),
     /** The id of the request (also its X-Request-Id and the `requestId` of its log lines), to quote to support. */
     requestId: z.string().optional(),
+    /** Seconds until trying again may succeed (also the Retry-After header): the end of an account's lock (1302). */
+    retryAfter: z.number().int().positive().optional(),
   }),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

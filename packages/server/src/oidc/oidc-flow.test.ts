@@ -155,6 +155,16 @@ describe('sign-in through the OpenID Connect flow', () => {
     expect((await browser.fetch(`${server.url}/api/v1/requests/logout/${challenge}`)).status).toBe(400);
   });
 
+  it('keeps the language of the end-session request (ui_locales) on the logout screen', async () => {
+    const { tokens, browser } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
+    for (const [uiLocales, expected] of [['en-GB vi', 'en'], ['vi', 'vi'], ['fr', null]] as const) {
+      const endSession = oidc.buildEndSessionUrl(demoApp.config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: `${server.url}/demo`, ui_locales: uiLocales });
+      const { url } = await browser.follow(endSession.toString(), server.url);
+      expect(new URL(url).pathname).toBe('/logout');
+      expect(new URL(url).searchParams.get('locale')).toBe(expected);
+    }
+  });
+
   it('asks for confirmation without an id_token_hint, and Back keeps the session', async () => {
     const { browser } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
     const endSession = oidc.buildEndSessionUrl(demoApp.config, { client_id: 'demo-app', post_logout_redirect_uri: `${server.url}/demo` });

@@ -142,8 +142,13 @@ export function createProvider(deps: ProviderDeps): Provider {
             state: state.state ?? null,
             hasIdTokenHint: Boolean(ctx.oidc.entities.IdTokenHint),
           });
+          const url = new URL('/logout', config.publicUrl);
+          url.searchParams.set('challenge', request.id);
+          // The relying party's language (ui_locales on the end-session request) holds on the way out too.
+          const locale = requestedLocale((ctx.oidc.params ?? {}) as Record<string, unknown>);
+          if (locale) url.searchParams.set('locale', locale);
           ctx.status = 303;
-          ctx.redirect(`${config.publicUrl}/logout?challenge=${encodeURIComponent(request.id)}`);
+          ctx.redirect(url.toString());
         },
       },
     },

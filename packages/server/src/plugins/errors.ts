@@ -10,13 +10,23 @@ export class ApiError extends Error {
     readonly status: number,
     readonly field?: string,
     message?: string,
+    /** When trying again may succeed (a lock's end): sent as Retry-After and as `retryAfter`. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message ?? errorMessages[code]);
   }
 }
 
-export function envelope(code: ErrorCode, field?: string, message?: string, requestId?: string): ErrorEnvelope {
-  return { error: { code, message: message ?? errorMessages[code], ...(field ? { field } : {}), ...(requestId ? { requestId } : {}) } };
+export function envelope(code: ErrorCode, field?: string, message?: string, requestId?: string, retryAfter?: number): ErrorEnvelope {
+  return {
+    error: {
+      code,
+      message: message ?? errorMessages[code],
+      ...(field ? { field } : {}),
+      ...(requestId ? { requestId } : {}),
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+    },
+  };
 }
 
 interface ValidationIssue {
@@ -57,7 +67,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
-      return reply.status(error.status).send(envelope(error.code, error.field, error.message, request.id));
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+      return reply.status(error.status).send(envelope(error.code, error.field, error.message, request.id, error.retryAfterSeconds));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.status(400).send(validationFailure(error.validation as ValidationIssue[], error.validationContext, request.id));

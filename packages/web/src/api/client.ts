@@ -26,13 +26,18 @@ function parseJson(text: string): unknown {
   }
 }
 
-function readEnvelope(data: unknown): { code: number; message: string; field?: string } | null {
+function readEnvelope(data: unknown): { code: number; message: string; field?: string; retryAfter?: number } | null {
   if (typeof data !== 'object' || data === null || !('error' in data)) return null;
   const error = (data as { error: unknown }).error;
   if (typeof error !== 'object' || error === null) return null;
-  const { code, message, field } = error as Record<string, unknown>;
+  const { code, message, field, retryAfter } = error as Record<string, unknown>;
   if (typeof code !== 'number') return null;
-  return { code, message: typeof message === 'string' ? message : '', field: typeof field === 'string' ? field : undefined };
+  return {
+    code,
+    message: typeof message === 'string' ? message : '',
+    field: typeof field === 'string' ? field : undefined,
+    retryAfter: typeof retryAfter === 'number' && retryAfter > 0 ? retryAfter : undefined,
+  };
 }
 
 async function request<T>(method: string, path: string, body: Body | undefined, options: RequestOptions = {}): Promise<T> {
@@ -59,7 +64,7 @@ async function request<T>(method: string, path: string, body: Body | undefined, 
   if (!response.ok) {
     const envelope = readEnvelope(data);
     const fallbackCode = response.status >= 500 ? 1500 : 1000;
-    throw new ApiError(response.status, envelope?.code ?? fallbackCode, envelope?.message || response.statusText, envelope?.field);
+    throw new ApiError(response.status, envelope?.code ?? fallbackCode, envelope?.message || response.statusText, envelope?.field, envelope?.retryAfter);
   }
   return data as T;
 }

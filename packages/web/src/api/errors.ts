@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly code: number,
     message: string,
     readonly field?: string,
+    /** Seconds until trying again may succeed (a locked account's remaining lock). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -21,7 +23,7 @@ export class NetworkError extends Error {
 /** What a screen does with a failed call (SPEC.md section 8). */
 export type ErrorOutcome =
   /** A 4xx: show the message mapped to its code, or the server's own message. */
-  | { kind: 'message'; code: number; serverMessage: string }
+  | { kind: 'message'; code: number; serverMessage: string; retryAfter?: number }
   /** No answer: 'Cannot connect to Server'. */
   | { kind: 'network' }
   /** A 5xx (except the retryable 503s: 1292, 1293, 1294): go to the Error screen with state 500. */
@@ -39,7 +41,7 @@ export function classifyError(error: unknown): ErrorOutcome {
     const retryable =
       error.code === ErrorCode.DeliveryFailed || error.code === ErrorCode.ProviderUnavailable || error.code === ErrorCode.ServiceUnavailable;
     if (error.status >= 500 && !retryable) return { kind: 'server-error' };
-    return { kind: 'message', code: error.code, serverMessage: error.message };
+    return { kind: 'message', code: error.code, serverMessage: error.message, ...(error.retryAfter ? { retryAfter: error.retryAfter } : {}) };
   }
   return { kind: 'server-error' };
 }

@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { ErrorCode } from '@passgate/contract/rules';
 import { classifyError } from '../api/errors.ts';
 
 /**
@@ -11,6 +12,8 @@ export function errorText(t: TFunction, error: unknown): string | null {
   const outcome = classifyError(error);
   switch (outcome.kind) {
     case 'message': {
+      // A lock that says when it ends: 'try again in N minutes' rather than a bare 'later'.
+      if (outcome.code === ErrorCode.UserBlocked && outcome.retryAfter) return t('messages.lockedFor', { count: Math.ceil(outcome.retryAfter / 60) });
       const messages: Partial<Record<string, string>> = t('errors', { returnObjects: true });
       return messages[outcome.code] ?? (outcome.serverMessage || t('messages.somethingWrong'));
     }

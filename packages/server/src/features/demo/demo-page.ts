@@ -16,6 +16,8 @@ export interface DemoResult {
   scope: string | null;
   refreshTokenIssued: boolean;
   at: number;
+  /** The language chosen for the sign-in, asked for again on the way out (ui_locales). */
+  locale?: 'vi' | 'en';
 }
 
 export interface DemoPageModel {

@@ -21,6 +21,7 @@ interface DemoTransaction {
   codeVerifier: string;
   state: string;
   nonce: string;
+  locale?: 'vi' | 'en';
 }
 
 function describeError(error: unknown): string {
@@ -54,8 +55,9 @@ export async function demoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     return pending;
   }
 
-  function logoutUrl(clientId: string): string {
-    const params = new URLSearchParams({ client_id: clientId, post_logout_redirect_uri: `${publicUrl}/demo`, state: SIGNED_OUT_STATE });
+  function logoutUrl(result: DemoResult): string {
+    const params = new URLSearchParams({ client_id: result.client, post_logout_redirect_uri: `${publicUrl}/demo`, state: SIGNED_OUT_STATE });
+    if (result.locale) params.set('ui_locales', result.locale);
     return `${issuer}/session/end?${params.toString()}`;
   }
 
@@ -71,7 +73,7 @@ export async function demoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       return page(reply, 200, { notice: 'You are signed out of Passgate.' }, [cookies.clear(RESULT_COOKIE)]);
     }
     const result = cookies.read<DemoResult>(request, RESULT_COOKIE);
-    return page(reply, 200, result ? { result, logoutUrl: logoutUrl(result.client) } : {});
+    return page(reply, 200, result ? { result, logoutUrl: logoutUrl(result) } : {});
   });
 
   app.get('/demo/login', hidden, async (request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>, reply) => {
@@ -82,7 +84,7 @@ export async function demoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     const locale = request.query.locale === 'vi' || request.query.locale === 'en' ? request.query.locale : undefined;
     try {
       const configuration = await configurationFor(clientId);
-      const tx: DemoTransaction = { client: clientId, codeVerifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState(), nonce: oidc.randomNonce() };
+      const tx: DemoTransaction = { client: clientId, codeVerifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState(), nonce: oidc.randomNonce(), ...(locale ? { locale } : {}) };
       const url = oidc.buildAuthorizationUrl(configuration, {
         redirect_uri: redirectUri,
         scope: SCOPE,
@@ -132,6 +134,7 @@ export async function demoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         scope: tokens.scope ?? null,
         refreshTokenIssued: Boolean(tokens.refresh_token),
         at: Date.now(),
+        ...(tx.locale ? { locale: tx.locale } : {}),
       };
       try {
         result.userinfo = { ...(await oidc.fetchUserInfo(configuration, tokens.access_token, String(idTokenClaims.sub))) };
@@ -140,7 +143,7 @@ export async function demoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       }
       const resultCookie = cookies.serialize(RESULT_COOKIE, result, 3600);
       if (resultCookie.length > MAX_COOKIE_VALUE) {
-        return page(reply, 200, { result, logoutUrl: logoutUrl(result.client) }, [clearTx, cookies.clear(RESULT_COOKIE)]);
+        return page(reply, 200, { result, logoutUrl: logoutUrl(result) }, [clearTx, cookies.clear(RESULT_COOKIE)]);
       }
       cookies.set(reply, [clearTx, resultCookie]);
       return reply.header('cache-control', 'no-store').redirect('/demo', 303);

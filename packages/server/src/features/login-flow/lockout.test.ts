@@ -18,14 +18,16 @@ const ENV = { LOGIN_RATE_LIMIT_PER_IP: '1000', LOGIN_LOCKOUT_AFTER_FAILURES: '10
 async function signInAttempt(server: TestServer) {
   const browser = new TestBrowser();
   const challenge = await startSignIn(browser, server.url, await authorizationRequest(await relyingParty(server.url, 'demo-app', 'demo-secret')));
-  return async (username: string, password: string, at: TestServer = server): Promise<Answer> => {
-    const response = await browser.postJson(`${at.url}/api/v1/users/login`, { challenge, username, password });
+  const raw = (username: string, password: string, at: TestServer = server) => browser.postJson(`${at.url}/api/v1/users/login`, { challenge, username, password });
+  const login = async (username: string, password: string, at: TestServer = server): Promise<Answer> => {
+    const response = await raw(username, password, at);
     return { status: response.status, body: parseAnswerBody(await response.text()) };
   };
+  return Object.assign(login, { raw });
 }
 
 const wrongPasswords = (count: number) => Array.from({ length: count }, (_, i) => `wrong-password-${i}`);
-const blocked = { status: 403, body: { error: { code: 1302, message: expect.any(String) } } };
+const blocked = { status: 403, body: { error: { code: 1302, message: expect.any(String), retryAfter: expect.any(Number) } } };
 const wrong = { status: 401, body: { error: { code: 1017, message: expect.any(String) } } };
 
 describe('account lockout under concurrency, and for usernames without an account', () => {
@@ -44,6 +46,10 @@ describe('account lockout under concurrency, and for usernames without an accoun
     expect(user?.failed_login_count).toBe(10);
     expect(user?.locked_until).toBeGreaterThan(Date.now());
     expect(await login('rush@example.com', 'Passw0rd!')).toEqual(blocked);
+    // The answer says how long: the first lock is a minute (also as Retry-After, for any client).
+    const raw = await login.raw('rush@example.com', 'Passw0rd!');
+    expect(raw.headers.get('retry-after')).toBe('60');
+    expect(((await raw.json()) as { error: { retryAfter: number } }).error.retryAfter).toBe(60);
     // Wrong passwords during the lock are counted too (and answered as the lock); the right one is not.
     expect(await Promise.all(wrongPasswords(3).map((password) => login('rush@example.com', password)))).toEqual(Array(3).fill(blocked));
     expect((await userById(server.ctx, id))?.failed_login_count).toBe(13);

@@ -1,4 +1,6 @@
+import { ErrorCode } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
+import { ApiError } from '../../plugins/errors.ts';
 import { createLoginFailureQueries } from './login-failures.queries.ts';
 
 const FIRST_LOCK_MS = 60_000;
@@ -20,6 +22,17 @@ export function lockoutAfterFailure(failures: number, threshold: number, now: nu
   if (failures < threshold) return null;
   const doublings = Math.min(failures - threshold, 10);
   return now + Math.min(FIRST_LOCK_MS * 2 ** doublings, LONGEST_LOCK_MS);
+}
+
+/**
+ * 1302, saying when the lock ends (Retry-After, and `retryAfter` in the body) so that people are
+ * told how long to wait. No secret: whoever is locked out learns it by trying, and unknown
+ * usernames are locked and answered alike. In whole minutes, as locks last (and as the screen
+ * says it): an account and an unknown username locked a moment apart get the same answer.
+ */
+export function accountLocked(lockedUntil: number, now = Date.now()): ApiError {
+  const minutes = Math.max(1, Math.ceil((lockedUntil - now) / 60_000));
+  return new ApiError(ErrorCode.UserBlocked, 403, undefined, undefined, minutes * 60);
 }
 
 /** A failure just counted: the run's length, and the lock it set (null when none). */

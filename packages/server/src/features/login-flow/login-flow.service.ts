@@ -18,7 +18,7 @@ import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts
 import { resolveFlowClient } from './flow-client.ts';
 import { completeConsent, completeLogin, interactionClientId, loadInteraction, loadInteractionForSecondDevice, requireHeldInteraction } from './interactions.ts';
 import { passwordExpiry } from './password-expiry.ts';
-import { countFailedPassword, countFailedUsername, usernameLockedUntil } from './lockout.ts';
+import { accountLocked, countFailedPassword, countFailedUsername, usernameLockedUntil } from './lockout.ts';
 import { createMfaLoginService } from '../mfa/mfa-login.service.ts';
 import { createDeviceLoginService } from '../webauthn/device-login.service.ts';
 import type { BrowserHold } from '../../plugins/browser-binding.ts';
@@ -121,7 +121,7 @@ export function createLoginFlowService(ctx: AppContext) {
         await audit.record({ ...event, type: 'login.failure', details: { reason: user ? 'no_password' : 'unknown_user', failures: counted.failures } });
         const lockedUntil = counted.lockedUntil ?? lockedBefore;
         if (lockedUntil) await audit.record({ ...event, type: 'login.locked', details: { lockedUntil, failures: counted.failures } });
-        throw lockedBefore ? new ApiError(ErrorCode.UserBlocked, 403) : new ApiError(ErrorCode.WrongCredentials, 401);
+        throw lockedBefore && lockedUntil ? accountLocked(lockedUntil) : new ApiError(ErrorCode.WrongCredentials, 401);
       }
 
       const lockedBefore = user.locked_until && user.locked_until > now ? user.locked_until : null;
@@ -130,18 +130,18 @@ export function createLoginFlowService(ctx: AppContext) {
         await audit.record({ ...event, userId: user.id, type: 'login.failure', details: { reason: 'wrong_password', failures: counted.failures } });
         const lockedUntil = counted.lockedUntil ?? lockedBefore;
         if (lockedUntil) await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil, failures: counted.failures } });
-        throw lockedBefore ? new ApiError(ErrorCode.UserBlocked, 403) : new ApiError(ErrorCode.WrongCredentials, 401);
+        throw lockedBefore && lockedUntil ? accountLocked(lockedUntil) : new ApiError(ErrorCode.WrongCredentials, 401);
       }
       if (lockedBefore) {
         await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: lockedBefore } });
-        throw new ApiError(ErrorCode.UserBlocked, 403);
+        throw accountLocked(lockedBefore);
       }
       // Guesses sent at once were all read unlocked; one that verified while the others' failures
       // locked the account is refused like any guess after the lock.
       const lockedMeanwhile = (await users.findById(user.id))?.locked_until;
       if (lockedMeanwhile && lockedMeanwhile > Date.now()) {
         await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: lockedMeanwhile } });
-        throw new ApiError(ErrorCode.UserBlocked, 403);
+        throw accountLocked(lockedMeanwhile);
       }
 
       if (user.status === 'pending') throw new ApiError(ErrorCode.NotActivated, 403);

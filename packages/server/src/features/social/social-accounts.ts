@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { ApiError } from '../../plugins/errors.ts';
+import { accountLocked } from '../login-flow/lockout.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createUserQueries } from '../users/users.queries.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
@@ -44,7 +45,7 @@ async function assertCanSignIn(ctx: AppContext, user: UserRow, provider: SocialA
   }
   if (user.locked_until && user.locked_until > Date.now()) {
     await ctx.audit.record({ ...event, userId: user.id, type: 'login.locked', details: { provider, lockedUntil: user.locked_until } });
-    throw new ApiError(ErrorCode.UserBlocked, 403);
+    throw accountLocked(user.locked_until);
   }
 }
 

@@ -9,7 +9,7 @@ import { messageLocale } from '../../messaging/templates/templates.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createCodeService, type CodeService, type CodeTarget } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
-import { countFailedPassword } from '../login-flow/lockout.ts';
+import { countFailedPassword, accountLocked } from '../login-flow/lockout.ts';
 import { interactionClientId, loadInteraction, type Interaction } from '../login-flow/interactions.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createUserQueries } from '../users/users.queries.ts';
@@ -72,7 +72,7 @@ export function createSocialLinkService(ctx: AppContext, codes: CodeService = cr
     const now = Date.now();
     if (user.locked_until && user.locked_until > now) {
       await ctx.audit.record({ ...link.event, userId: user.id, type: 'login.locked', details: { lockedUntil: user.locked_until } });
-      throw new ApiError(ErrorCode.UserBlocked, 403);
+      throw accountLocked(user.locked_until, now);
     }
     if (!(await createSocialQueries(ctx.db).takeAttempt(link.row.id, LINK_TOKEN_MAX_ATTEMPTS, now))) throw expired();
     if (!user.password_hash || user.status !== 'active') {
@@ -136,7 +136,7 @@ export function createSocialLinkService(ctx: AppContext, codes: CodeService = cr
         // A locked account stays locked, whichever proof is offered.
         if (link.user.locked_until && link.user.locked_until > Date.now()) {
           await ctx.audit.record({ ...link.event, userId: link.user.id, type: 'login.locked', details: { lockedUntil: link.user.locked_until } });
-          throw new ApiError(ErrorCode.UserBlocked, 403);
+          throw accountLocked(link.user.locked_until);
         }
       }
 

@@ -17,6 +17,7 @@ import type { UserRow, WebauthnChallengeRow, WebauthnCredentialRow } from '../..
 import { randomToken } from '../../lib/ids.ts';
 import { parseJson } from '../../lib/json.ts';
 import { ApiError } from '../../plugins/errors.ts';
+import { accountLocked } from '../login-flow/lockout.ts';
 import { accountBudgetKey, consume } from '../../plugins/rate-limits.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
 import { requireCapability, requireTenantSwitch, resolveFlowClient, type FlowClient } from '../login-flow/flow-client.ts';
@@ -69,7 +70,7 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
 
   /** As a password sign-in: a locked account 1302, a disabled one 1012. */
   function checkAccount(user: UserRow): void {
-    if (user.locked_until && user.locked_until > Date.now()) throw new ApiError(ErrorCode.UserBlocked, 403);
+    if (user.locked_until && user.locked_until > Date.now()) throw accountLocked(user.locked_until);
     if (user.status !== 'active') throw new ApiError(ErrorCode.Disabled, 403);
   }
 

@@ -174,11 +174,22 @@ describe('Login screen', () => {
     expect(requests.filter((r) => r.method === 'POST')).toEqual([]);
   });
 
-  it("shows the error of the request itself (an expired challenge) with a retry", async () => {
-    stubFetch({ [REQUEST]: apiError(400, 1026, 'Your request has expired, please retry') });
+  it('says an expired challenge is over and leads on, instead of a retry that can only fail', async () => {
+    stubFetch({ [REQUEST]: apiError(400, 1026, 'Your request has expired, please retry', 'challenge') });
     await renderApp(`/login?challenge=${CHALLENGE}`);
-    expect(await screen.findByRole('alert')).toHaveTextContent('Yêu cầu của bạn đã hết hạn, vui lòng thử lại');
-    expect(screen.getByRole('button', { name: 'Thử lại' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Yêu cầu đăng nhập này đã kết thúc' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Thử lại' })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['en', 120, 'This account is temporarily locked; try again in 2 minutes.'],
+    ['en', 60, 'This account is temporarily locked; try again in 1 minute.'],
+    ['vi', 960, 'Tài khoản đang bị tạm khóa; vui lòng thử lại sau 16 phút.'],
+  ])('says how long a locked account stays locked (%s, %i s)', async (locale, retryAfter, message) => {
+    serve(loginRequest(), json(403, { error: { code: 1302, message: 'User is temporarily blocked', retryAfter } }));
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=${locale}`);
+    await fillAndSubmit('demo@example.com', 'Passw0rd!');
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
   });
 
   it("uses the client's language unless the user chose one", async () => {

@@ -46,7 +46,7 @@ async function chooseAndSave(answer: Response) {
 describe('uploading an avatar', () => {
   it('sends the cropped picture as a data: URL and shows it in the header and the page at once', async () => {
     const { requests } = await chooseAndSave(json(200, profile({ avatarUrl: '/avatars/u1.jpg?v=2' })));
-    expect(await screen.findByText('Update information successfully')).toBeInTheDocument();
+    expect(await screen.findByText('Your information has been updated')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).toBeNull();
     const upload = requests.find((r) => r.method === 'POST' && r.path === '/api/v1/me/avatar');
     expect(upload?.body).toEqual({ image: CROPPED });

@@ -52,7 +52,7 @@ describe('the inline e-mail editor', () => {
     expect(code).toHaveValue('123456');
     await user.click(within(section).getByRole('button', { name: 'Save' }));
 
-    expect(await within(section).findByText('Update information successfully')).toBeInTheDocument();
+    expect(await within(section).findByText('Your information has been updated')).toBeInTheDocument();
     expect(posts(requests, '/api/v1/me/email/update')[0]?.body).toEqual({ email: 'new@example.com', code: '123456' });
     expect(within(section).getByText('new@example.com')).toBeInTheDocument();
     expect(within(section).queryByRole('textbox')).toBeNull();

@@ -149,7 +149,7 @@ describe('the 2-step verification page', () => {
 
     await user.type(within(dialog).getByRole('textbox', { name: /Verification code/ }), '123456');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
-    expect(await screen.findByText('Active 2-Step Verification successfully')).toBeInTheDocument();
+    expect(await screen.findByText('2-step verification turned on')).toBeInTheDocument();
     expect(posts(requests, '/api/v1/me/mfa/confirm')[0]?.body).toEqual({ password: 'Secret#1', authenticator_type: 'email', code: '123456' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
@@ -165,7 +165,7 @@ describe('the 2-step verification page', () => {
     expect(within(dialog).getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
     await user.type(within(dialog).getByRole('textbox', { name: /Verification code/ }), '654321{Enter}');
-    expect(await screen.findByText('Active 2-Step Verification successfully')).toBeInTheDocument();
+    expect(await screen.findByText('2-step verification turned on')).toBeInTheDocument();
     expect(posts(requests, '/api/v1/me/mfa/confirm')[0]?.body).toEqual({ password: 'Secret#1', authenticator_type: 'totp', code: '654321' });
     expect(within(screen.getByRole('region', { name: 'Google Authenticator' })).getByText('Active')).toBeInTheDocument();
   });
