@@ -4,6 +4,7 @@ export * from './validation.ts';
 export * from './case.ts';
 export * from './locale.ts';
 export * from './backup-codes.ts';
+export * from './account-deletion.ts';
 export * from './schemas/policies.ts';
 export * from './wire.ts';
 export * from './schemas/common.ts';

@@ -9,6 +9,7 @@ export * from './validation.ts';
 export * from './case.ts';
 export * from './locale.ts';
 export * from './backup-codes.ts';
+export * from './account-deletion.ts';
 
 import { DEVICE_NAME_MAX_LENGTH } from './validation.ts';
 

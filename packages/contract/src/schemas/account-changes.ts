@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { requestBody } from '../wire.ts';
 import { AVATAR_MAX_BYTES, BIRTHDAY_MIN, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../validation.ts';
 import { genderSchema } from './account.ts';
+import { passwordSchema } from './common.ts';
 import { oneTimeCodeSchema } from './visitor.ts';
 
 /**
@@ -35,3 +36,14 @@ export const emailUpdateBodySchema = requestBody({ email: z.string().trim().min(
 export const phoneVerifyBodySchema = requestBody({ phoneNumber: z.string().trim().min(1).max(32) });
 /** POST /api/v1/me/phoneNumber/update */
 export const phoneUpdateBodySchema = requestBody({ phoneNumber: z.string().trim().min(1).max(32), code: oneTimeCodeSchema });
+
+/**
+ * DELETE /api/v1/me: the proof (the password of an account that has one, else the code sent by
+ * POST /api/v1/me/deletion/code) and the typed confirmation (see `deletionConfirmationOf`).
+ */
+export const accountDeletionBodySchema = requestBody({
+  password: passwordSchema.optional(),
+  code: oneTimeCodeSchema.optional(),
+  confirmation: z.string().trim().min(1).max(EMAIL_MAX_LENGTH),
+});
+export type AccountDeletionBody = z.output<typeof accountDeletionBodySchema>;

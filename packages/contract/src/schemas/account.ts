@@ -23,6 +23,8 @@ export const profileSchema = z.object({
   enableMfa: z.boolean(),
   authenticatorType: tokenTypeSchema.nullable(),
   registrationMethod: registrationMethodSchema,
+  /** Whether the account has a password: deleting it then asks for the password, else for a code. */
+  hasPassword: z.boolean(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

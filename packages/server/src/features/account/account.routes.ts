@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorCode, errorEnvelopeSchema, profileSchema, profileUpdateBodySchema, securityEventsSchema, securityEventTypes, tenantSchema } from '@passgate/contract';
+import { ErrorCode, accountDeletionBodySchema, codeSentResponseSchema, errorEnvelopeSchema, profileSchema, profileUpdateBodySchema, securityEventsSchema, securityEventTypes, tenantSchema } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { toPublicTenant } from '../tenants/tenants.queries.ts';
@@ -81,19 +81,40 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     handler: async (request) => profiles.update(auth.user(request), request.body),
   });
 
+  api.post('/api/v1/me/deletion/code', {
+    schema: {
+      tags: ['account'],
+      summary: 'Send the code that confirms deleting an account without a password',
+      description:
+        "For accounts that sign in without a password (by phone code or a social provider): a code to the account's verified e-mail address, else its verified phone number. " +
+        '1002 (400, field password) the account has a password (delete it with the password); 1027 (400) no verified e-mail address or phone number; ' +
+        '1291 (429) a code was sent less than 60 s ago; 1290 (429) the hourly budget of codes of the account or the IP is spent; 1292 (503) the code could not be sent.',
+      security: bearer,
+      response: { 200: codeSentResponseSchema, 400: errorEnvelopeSchema, 429: errorEnvelopeSchema, 503: errorEnvelopeSchema, ...errors },
+    },
+    onRequest: auth.authenticate,
+    handler: (request) => deletion.sendCode(auth.user(request), visitorMeta(request)),
+  });
+
   api.delete('/api/v1/me', {
     schema: {
       tags: ['account'],
       summary: "Delete the signed-in user's account for good",
       description:
+        'The body proves the request comes from the owner: `confirmation` is the account\'s e-mail address (any case), else its phone number, ' +
+        '(else the word DELETE), as the user typed it; `password` for an account that has one (profile `hasPassword`), else `code`, sent by POST /api/v1/me/deletion/code. ' +
         'Deletes the account, its avatar, codes, password history, and every provider session, grant, access and refresh token of it: ' +
-        'the user is signed out everywhere, and signing in again fails as for an unknown account (1017). Answers 204 with no body.',
+        'the user is signed out everywhere, and signing in again fails as for an unknown account (1017). Answers 204 with no body. ' +
+        '1001 (400, naming the field) confirmation, password or code missing; 1002 (400, field confirmation) the confirmation does not match; ' +
+        '1017 (400, field password) wrong password (re-checks share one budget per account: 1290, 429, once spent); ' +
+        '1040 (400, field code) wrong code; 1026 (400, field code) expired, used or dead code or none; 1027 (400) no verified address to prove the account by code.',
       security: bearer,
-      response: { 204: z.null().describe('Deleted'), ...errors },
+      body: accountDeletionBodySchema,
+      response: { 204: z.null().describe('Deleted'), 400: errorEnvelopeSchema, 429: errorEnvelopeSchema, ...errors },
     },
     onRequest: auth.authenticate,
     handler: async (request, reply) => {
-      await deletion.deleteAccount(auth.user(request), visitorMeta(request));
+      await deletion.deleteAccount(auth.user(request), request.body, visitorMeta(request));
       return reply.status(204).send(null);
     },
   });

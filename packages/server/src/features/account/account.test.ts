@@ -31,6 +31,7 @@ describe('GET /api/v1/me and /api/v1/me/tenant', () => {
       avatarUrl: null,
       enableMfa: false,
       registrationMethod: 'password',
+      hasPassword: true,
     });
   });
 
@@ -91,7 +92,8 @@ describe('GET /api/v1/me and /api/v1/me/tenant', () => {
       ['POST', '/api/v1/me/email/update', { email: 'new-guarded@example.com', code: '123456' }],
       ['POST', '/api/v1/me/phoneNumber/verify', { phone_number: '0911222333' }],
       ['POST', '/api/v1/me/phoneNumber/update', { phone_number: '0911222333', code: '123456' }],
-      ['DELETE', '/api/v1/me'],
+      ['DELETE', '/api/v1/me', { password: 'Passw0rd!', confirmation: 'guarded@example.com' }],
+      ['POST', '/api/v1/me/deletion/code'],
     ];
     for (const [method, path, body] of calls) {
       const none = await call(server.url, method, path, { body });

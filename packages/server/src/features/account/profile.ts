@@ -18,5 +18,6 @@ export function toProfile(user: UserRow, publicUrl: string): Profile {
     enableMfa: user.enable_mfa === 1,
     authenticatorType: (user.authenticator_type as Profile['authenticatorType']) ?? null,
     registrationMethod: (user.registration_method as Profile['registrationMethod']) ?? 'password',
+    hasPassword: user.password_hash !== null,
   };
 }

@@ -23,6 +23,7 @@ export type AuditEventType =
   | 'email.changed'
   | 'phone.changed'
   | 'account.deleted'
+  | 'account.deletion_refused'
   | 'mfa.enabled'
   | 'mfa.disabled'
   | 'mfa.method_changed'

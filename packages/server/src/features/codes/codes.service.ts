@@ -9,7 +9,7 @@ import { inTransaction } from '../tenants/tenants.service.ts';
 import { createCodeQueries, type CodeKey } from './codes.queries.ts';
 
 /** What a one-time code is for. Each purpose has codes of its own, even for the same destination. */
-export type CodePurpose = 'activation' | 'recovery' | 'email_change' | 'phone_change' | 'passwordless' | 'mfa' | 'mfa_setup' | 'webauthn_activation' | 'webauthn_deletion' | 'social_link';
+export type CodePurpose = 'activation' | 'recovery' | 'email_change' | 'phone_change' | 'passwordless' | 'mfa' | 'mfa_setup' | 'webauthn_activation' | 'webauthn_deletion' | 'social_link' | 'account_deletion';
 
 /** DESIGN.md section 7: valid 10 minutes, at most 5 tries. */
 export const CODE_TTL_MS = 10 * 60_000;

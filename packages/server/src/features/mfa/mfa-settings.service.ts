@@ -12,9 +12,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { Kysely } from 'kysely';
 import type { Database, UserRow, UserUpdate } from '../../db/schema.ts';
-import { verifySecret } from '../../lib/passwords.ts';
 import { ApiError } from '../../plugins/errors.ts';
-import { consume, RESEND_COOLDOWN_SECONDS } from '../../plugins/rate-limits.ts';
+import { RESEND_COOLDOWN_SECONDS } from '../../plugins/rate-limits.ts';
 import { messageLocale } from '../../messaging/templates/templates.ts';
 import { ACCOUNT_CLIENT_ID } from '../../plugins/account-auth.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
@@ -25,6 +24,7 @@ import type { TenantRecord } from '../tenants/tenants.queries.ts';
 import { createUserQueries } from '../users/users.queries.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import { toProfile } from '../account/profile.ts';
+import { recheckPassword } from '../account/password-recheck.ts';
 import { newBackupCodeSet } from './backup-codes.ts';
 import { createBackupCodeQueries } from './backup-codes.queries.ts';
 import { mfaTypeOf } from './mfa-login.service.ts';
@@ -47,10 +47,7 @@ export function createMfaSettingsService(ctx: AppContext, codes: CodeService = c
 
   async function checkPassword(user: UserRow, password: string, meta: VisitorMeta): Promise<void> {
     if (user.registration_method !== 'password' || !user.password_hash) throw new ApiError(ErrorCode.ClientLacksPermission, 403, undefined, MFA_NOT_SUPPORTED_MESSAGE);
-    // Per account (the sign-in budget) and per address (the code-check budget): the re-check is no password oracle.
-    await consume(ctx.rateLimits.loginPerAccount, `me-mfa:${user.id}`);
-    await consume(ctx.rateLimits.codeCheckPerIp, meta.ip);
-    if (!(await verifySecret(user.password_hash, password))) throw new ApiError(ErrorCode.WrongCredentials, 400, 'password');
+    await recheckPassword(ctx, { ...user, password_hash: user.password_hash }, password, meta);
   }
 
   /** The verified phone number or e-mail address codes of `type` go to, or 400 telling what to do first. */

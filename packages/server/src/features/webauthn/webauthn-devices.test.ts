@@ -211,7 +211,7 @@ describe('WebAuthn devices of the account area', () => {
     const challenges = async () => (await server.ctx.db.selectFrom('webauthn_challenges').select('id').where('user_id', '=', userId).execute()).length;
     expect(await count()).toBe(2);
     expect(await challenges()).toBeGreaterThan(0);
-    expect((await call(server.url, 'DELETE', '/api/v1/me', { token })).status).toBe(204);
+    expect((await call(server.url, 'DELETE', '/api/v1/me', { token, body: { password: 'Passw0rd!', confirmation: 'dev-6@example.com' } })).status).toBe(204);
     expect(await count()).toBe(0);
     expect(await challenges()).toBe(0);
   });

@@ -114,6 +114,17 @@ export const en: CodeMessageCatalogue = {
     signature,
     sms: (brand, code, minutes) => `${brand}: your account linking code is ${code}, valid for ${minutes} minutes. Do not share it with anyone.`,
   },
+  account_deletion: {
+    subject: (brand) => `[${brand}] Confirm deleting your account`,
+    heading: 'Delete your account',
+    greeting,
+    intro: (brand) => `You asked to delete your ${brand} account for good. To confirm, enter this code:`,
+    validity: (minutes) => `The code is valid for ${minutes} minutes and can be used only once.`,
+    warning: (brand) => `Do not share this code with anyone, not even ${brand} staff.`,
+    notYou: 'If you did not ask for this, do not enter the code anywhere: your account will not be deleted.',
+    signature,
+    sms: (brand, code, minutes) => `${brand}: your code to delete your account is ${code}, valid for ${minutes} minutes. Do not share it with anyone.`,
+  },
 };
 
 export const enNotices: ChangeNoticeCatalogue = {

@@ -16,7 +16,7 @@ export interface CodeMessageTexts {
   sms(brand: string, code: string, minutes: number): string;
 }
 
-export type CodeMessageKind = 'activation' | 'recovery' | 'email_change' | 'phone_change' | 'passwordless' | 'mfa' | 'mfa_setup' | 'webauthn_activation' | 'webauthn_deletion' | 'social_link';
+export type CodeMessageKind = 'activation' | 'recovery' | 'email_change' | 'phone_change' | 'passwordless' | 'mfa' | 'mfa_setup' | 'webauthn_activation' | 'webauthn_deletion' | 'social_link' | 'account_deletion';
 
 export type CodeMessageCatalogue = Record<CodeMessageKind, CodeMessageTexts>;
 

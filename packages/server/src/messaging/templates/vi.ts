@@ -115,6 +115,17 @@ export const vi: CodeMessageCatalogue = {
     signature,
     sms: (brand, code, minutes) => `${brand}: Mã liên kết tài khoản của bạn là ${code}, hiệu lực ${minutes} phút. Không chia sẻ mã này với bất kỳ ai.`,
   },
+  account_deletion: {
+    subject: (brand) => `[${brand}] Mã xác nhận xoá tài khoản`,
+    heading: 'Xoá tài khoản',
+    greeting,
+    intro: (brand) => `Bạn vừa yêu cầu xoá vĩnh viễn tài khoản ${brand} của mình. Để xác nhận, vui lòng nhập mã dưới đây:`,
+    validity: (minutes) => `Mã có hiệu lực trong ${minutes} phút và chỉ sử dụng được một lần.`,
+    warning: (brand) => `Vui lòng không chia sẻ mã này với bất kỳ ai, kể cả nhân viên ${brand}.`,
+    notYou: 'Nếu bạn không thực hiện yêu cầu này, đừng nhập mã ở bất kỳ đâu: tài khoản của bạn sẽ không bị xoá.',
+    signature,
+    sms: (brand, code, minutes) => `${brand}: Mã xác nhận xoá tài khoản của bạn là ${code}, hiệu lực ${minutes} phút. Không chia sẻ mã này với bất kỳ ai.`,
+  },
 };
 
 export const viNotices: ChangeNoticeCatalogue = {
