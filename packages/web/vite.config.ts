@@ -6,12 +6,13 @@ import { chunkModules } from './chunk-modules.ts';
 const nodeModules = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 
 /**
- * The shipped bundle renders with Preact (through preact/compat) instead of React DOM: React DOM
- * alone is about half of the 100 KB first-load budget of /login (DESIGN.md section 8), and with
- * MUI, react-router and i18next beside it no other cut gets under it. The code is still written
- * against React's API; the dev server and the component tests run React itself.
+ * Where the shipped bundle differs from what the source imports. It renders with Preact (through
+ * preact/compat) instead of React DOM: React DOM alone is about half of the 100 KB first-load
+ * budget of /login (DESIGN.md section 8), and with MUI, react-router and i18next beside it no other
+ * cut gets under it. The code is still written against React's API; the dev server and the
+ * component tests run React itself, the end-to-end scenarios the shipped bundle.
  */
-const preactAliases = [
+const buildAliases = [
   { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
   { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
   { find: /^react-dom$/, replacement: 'preact/compat' },
@@ -20,6 +21,9 @@ const preactAliases = [
   { find: /^react$/, replacement: 'preact/compat' },
   // react-router's package exports only its development build (with its warnings); ship the production one.
   { find: /^react-router$/, replacement: `${nodeModules}react-router/dist/production/index.mjs` },
+  // MUI calls emotion's styled() as a function only; the package's main entry also builds a styled
+  // component for each of ~150 HTML and SVG tags while the page starts, which costs the first paint.
+  { find: /^@emotion\/styled$/, replacement: '@emotion/styled/base' },
 ];
 
 /** The API, the OpenID Connect provider, the demo relying party and the dev outbox: all served by the server. */
@@ -34,7 +38,7 @@ export default defineConfig(({ command }) => {
   if (command === 'build') process.env.NODE_ENV = 'production';
   return {
     plugins: [react(), chunkModules()],
-    resolve: command === 'build' ? { alias: preactAliases } : {},
+    resolve: command === 'build' ? { alias: buildAliases } : {},
     build: {
       outDir: 'dist',
       emptyOutDir: true,

@@ -22,13 +22,21 @@ const REQUEST_IN_PAGE = new Set(['/login', '/register']);
  * language's texts and before the screen renders: the sign-in screen finds it in the request cache
  * instead of asking only once it is on the page. The page usually carries it already.
  */
-export function startFirstScreenRequests(languageReady: Promise<unknown>, location: Location = window.location): void {
+export async function startFirstScreenRequests(languageReady: Promise<unknown>, location: Location = window.location): Promise<void> {
   if (!REQUEST_IN_PAGE.has(location.pathname)) return;
   const challenge = new URLSearchParams(location.search).get('challenge');
   if (!challenge) return;
   const inPage = loginRequestInPage(challenge);
-  // A failure is the screen's to show (with Retry), when it reads the same promise.
-  cachedRequest(loginRequestKey(challenge), () =>
+  const pending = cachedRequest(loginRequestKey(challenge), () =>
     inPage ? loginRequestFromPage(inPage, location.search, languageReady) : loadLoginRequest(challenge, location.search, languageReady),
-  ).catch(() => undefined);
+  );
+  // A failure is the screen's to show (with Retry), when it reads the same promise.
+  if (!inPage) {
+    pending.catch(() => undefined);
+    return;
+  }
+  // Known with the page: the first render waits for it (and the client's language) and, marked
+  // settled the way React's use() reads a promise, shows the screen at once instead of a spinner first.
+  const info = await pending.catch(() => null);
+  if (info) Object.assign(pending, { status: 'fulfilled', value: info });
 }
