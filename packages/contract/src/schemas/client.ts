@@ -7,6 +7,13 @@ import { localeSchema } from './common.ts';
 const colour = z.string().regex(HEX_COLOUR_PATTERN, 'Colours are #RRGGBB');
 const uri = z.url({ protocol: /^https?$/ }).max(2048);
 
+/**
+ * A relying party's own words in each language of the pages: shown in the current language when
+ * given, else the plain text beside it (written in whatever language the relying party chose).
+ */
+export const localizedTextSchema = z.object({ vi: z.string().min(1).max(300).optional(), en: z.string().min(1).max(300).optional() });
+export type LocalizedText = z.infer<typeof localizedTextSchema>;
+
 export const themeSchema = z.object({
   primaryColor: colour.optional(),
   backgroundColor: colour.optional(),
@@ -16,6 +23,7 @@ export const themeSchema = z.object({
   iconUri: uri.optional(),
   hyperlink: uri.optional(),
   hyperlinkedText: z.string().max(200).optional(),
+  hyperlinkedTextI18n: localizedTextSchema.optional(),
 });
 export type Theme = z.infer<typeof themeSchema>;
 
@@ -41,6 +49,7 @@ export const socialAppSchema = z.object({ clientId: z.string().min(1).max(300) }
 
 export const customRegisterCheckboxSchema = z.object({
   name: z.string().min(1).max(300),
+  nameI18n: localizedTextSchema.optional(),
   termUrl: uri.optional(),
   policyUrl: uri.optional(),
 });

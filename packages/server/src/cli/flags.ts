@@ -43,6 +43,8 @@ export const TENANT_FLAGS: FlagSpec[] = [
   { flag: 'password-warning-days', field: 'passwordWarningDays', kind: 'nullableInt', help: 'days before expiry during which sign-in warns' },
   { flag: 'password-history-size', field: 'passwordHistorySize', kind: 'int', help: 'how many previous passwords may not be reused' },
   { flag: 'custom-checkbox-name', field: 'customRegisterCheckbox.name', kind: 'optional', help: "text of the custom registration checkbox ('' removes it)" },
+  { flag: 'custom-checkbox-name-vi', field: 'customRegisterCheckbox.nameI18n.vi', kind: 'optional', help: 'that text in Vietnamese, when it differs' },
+  { flag: 'custom-checkbox-name-en', field: 'customRegisterCheckbox.nameI18n.en', kind: 'optional', help: 'that text in English, when it differs' },
   { flag: 'custom-checkbox-term-url', field: 'customRegisterCheckbox.termUrl', kind: 'optional', help: 'terms link of the custom checkbox' },
   { flag: 'custom-checkbox-policy-url', field: 'customRegisterCheckbox.policyUrl', kind: 'optional', help: 'policy link of the custom checkbox' },
 ];
@@ -60,6 +62,8 @@ export const CLIENT_FLAGS: FlagSpec[] = [
   { flag: 'icon-uri', field: 'theme.iconUri', kind: 'optional', help: 'theme: icon URL' },
   { flag: 'hyperlink', field: 'theme.hyperlink', kind: 'optional', help: 'theme: link shown on the sign-in pages' },
   { flag: 'hyperlinked-text', field: 'theme.hyperlinkedText', kind: 'optional', help: 'theme: text of that link' },
+  { flag: 'hyperlinked-text-vi', field: 'theme.hyperlinkedTextI18n.vi', kind: 'optional', help: 'theme: that text in Vietnamese, when it differs' },
+  { flag: 'hyperlinked-text-en', field: 'theme.hyperlinkedTextI18n.en', kind: 'optional', help: 'theme: that text in English, when it differs' },
   { flag: 'default-locale', field: 'i18n.defaultLocale', kind: 'optional', help: 'vi or en' },
   { flag: 'permissions', field: 'permissions', kind: 'list', help: "capabilities, comma-separated ('': every capability)" },
   { flag: 'google-app-id', field: 'googleAppId', kind: 'nullable', help: 'Google sign-in app id' },

@@ -84,6 +84,7 @@ async function seed(ctx: AppContext, url: string, actor: { by: string }): Promis
           iconUri: `${url}/themes/demo-app-icon.svg`,
           hyperlink: `${url}/demo`,
           hyperlinkedText: 'Back to Demo App',
+          hyperlinkedTextI18n: { vi: 'Quay lại Demo App' },
         },
         logoUri: `${url}/themes/demo-app-logo.svg`,
         i18n: { defaultLocale: 'vi' },

@@ -2,8 +2,10 @@ import { useMemo, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { ThemeProvider } from '@mui/material/styles';
+import { useTranslation } from 'react-i18next';
 import type { PublicClient } from '@passgate/contract';
 import { useDocumentTitle, useFavicon } from '../hooks/use-document-title.ts';
+import { localizedText } from '../lib/localized-text.ts';
 import { CONTENT_MAX_WIDTH, DEFAULT_BACKGROUND_IMAGE, clientMuiTheme, textOn } from '../theme/themes.ts';
 import { LanguageSwitcher } from './LanguageSwitcher.tsx';
 import { PrivacyLink } from './PrivacyLink.tsx';
@@ -26,6 +28,7 @@ interface Props {
  */
 export function PublicPage({ client, title, clientLink = true, children }: Props) {
   const theme = client?.theme;
+  const { i18n } = useTranslation();
   const muiTheme = useMemo(() => clientMuiTheme(theme), [theme]);
   useDocumentTitle(title);
   useFavicon(theme?.iconUri);
@@ -61,7 +64,7 @@ export function PublicPage({ client, title, clientLink = true, children }: Props
           </Box>
           {clientLink && theme?.hyperlink && (
             <ExternalLink href={theme.hyperlink} target="_blank" rel="noopener noreferrer" sx={{ mt: 2, px: 1, py: 0.5, borderRadius: 1, bgcolor: 'rgba(255,255,255,0.85)' }}>
-              {theme.hyperlinkedText || theme.hyperlink}
+              {localizedText(theme.hyperlinkedText, theme.hyperlinkedTextI18n, i18n.language) || theme.hyperlink}
             </ExternalLink>
           )}
         </Box>

@@ -38,6 +38,15 @@ describe('Login screen', () => {
     expect(screen.getByRole('link', { name: 'Chính sách quyền riêng tư' })).toHaveAttribute('href', '/privacy');
   });
 
+  it.each([
+    ['vi', 'Trung tâm trợ giúp'],
+    ['en', 'Help centre'],
+  ])("shows the client's link text in the page's language when it gives one (%s)", async (locale, text) => {
+    serve(loginRequest({}, { theme: { hyperlink: 'https://example.com/help', hyperlinkedText: 'Help centre', hyperlinkedTextI18n: { vi: 'Trung tâm trợ giúp' } } }));
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=${locale}`);
+    expect(await screen.findByRole('link', { name: text })).toHaveAttribute('href', 'https://example.com/help');
+  });
+
   it('offers every way in when the client may use them all', async () => {
     vi.spyOn(browser, 'supportsPublicKeyCredential').mockReturnValue(true);
     serve(loginRequest());

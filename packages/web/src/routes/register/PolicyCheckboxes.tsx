@@ -4,6 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import type { PublicClient } from '@passgate/contract';
 import { CheckboxField } from '../../components/CheckboxField.tsx';
 import { ExternalLink } from '../../components/TextLink.tsx';
+import { localizedText } from '../../lib/localized-text.ts';
 
 const PolicyDialog = lazy(() => import('./PolicyDialog.tsx'));
 
@@ -46,7 +47,7 @@ interface Props {
  * policy dialog) and the tenant's own registration checkbox when it has one.
  */
 export function PolicyCheckboxes({ client, policyAccepted, onPolicyChange, customAccepted, onCustomChange }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [dialog, setDialog] = useState<'never' | 'open' | 'closed'>('never');
   const { termsUri, privacyUri } = policyLinks(client);
   const custom = client.tenant.customRegisterCheckbox;
@@ -69,7 +70,7 @@ export function PolicyCheckboxes({ client, policyAccepted, onPolicyChange, custo
       </CheckboxField>
       {custom && (
         <CheckboxField id="register-custom" checked={customAccepted} onChange={onCustomChange} required>
-          {custom.name}
+          {localizedText(custom.name, custom.nameI18n, i18n.language)}
           {custom.termUrl && (
             <>
               {' · '}

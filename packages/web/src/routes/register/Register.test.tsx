@@ -68,6 +68,13 @@ describe('Register screen', () => {
     expect(registerButton()).toBeEnabled();
   });
 
+  it("words the tenant's custom box in the page's language when the tenant gives that text", async () => {
+    const customRegisterCheckbox = { name: 'Tôi muốn nhận tin từ Demo', nameI18n: { en: 'I want news from Demo' } };
+    await renderRegister({ tenant: tenant({ customRegisterCheckbox }) });
+    expect(screen.getByRole('checkbox', { name: /I want news from Demo/ })).toBeInTheDocument();
+    expect(screen.queryByText(/Tôi muốn nhận tin/)).not.toBeInTheDocument();
+  });
+
   it("links the policy text to the client's terms and privacy, else the tenant's", async () => {
     await renderRegister({
       termsPrivacy: { termsUri: 'https://client.example/terms' },
