@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { AvatarUploadBody,
+import type { AccountDeletionBody,
+  AvatarUploadBody,
   CodeSentResponse,
   emailUpdateBodySchema,
   emailVerifyBodySchema,
@@ -34,8 +35,10 @@ export const accountApi = {
   updateEmail: (token: string, body: EmailUpdateBody) => api.post<Profile>('/v1/me/email/update', { ...body }, { token }),
   verifyPhoneNumber: (token: string, body: PhoneVerifyBody) => api.post<CodeSentResponse>('/v1/me/phoneNumber/verify', { ...body }, { token }),
   updatePhoneNumber: (token: string, body: PhoneUpdateBody) => api.post<Profile>('/v1/me/phoneNumber/update', { ...body }, { token }),
-  /** 204 (or `{ ok: true }`): the account, its sessions and grants are gone. */
-  deleteAccount: (token: string) => api.delete<unknown>('/v1/me', { token }),
+  /** 204: the account, its sessions and grants are gone. Needs the typed confirmation and the password, or the deletion code. */
+  deleteAccount: (token: string, body: AccountDeletionBody) => api.delete<unknown>('/v1/me', { token }, { ...body }),
+  /** Sends the deletion code of an account without a password to its verified e-mail address or phone. */
+  sendDeletionCode: (token: string) => api.post<CodeSentResponse>('/v1/me/deletion/code', {}, { token }),
   /** The password re-check before the security settings: answers whether 2-step verification is on. */
   mfaConfig: (token: string, body: MfaPasswordBody) => api.post<MfaConfigResponse>('/v1/me/mfa/config', { ...body }, { token }),
   /** totp: the QR code and secret; sms/email: sends the code. */

@@ -74,5 +74,5 @@ export const api = {
   get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
   post: <T>(path: string, body: Body, options?: RequestOptions) => request<T>('POST', path, body, options),
   patch: <T>(path: string, body: Body, options?: RequestOptions) => request<T>('PATCH', path, body, options),
-  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
+  delete: <T>(path: string, options?: RequestOptions, body?: Body) => request<T>('DELETE', path, body, options),
 };

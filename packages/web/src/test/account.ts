@@ -37,6 +37,7 @@ export function profile(overrides: Partial<Profile> = {}): Profile {
     enableMfa: false,
     authenticatorType: null,
     registrationMethod: 'password',
+    hasPassword: true,
     ...overrides,
   };
 }

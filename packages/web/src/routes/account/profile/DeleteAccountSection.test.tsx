@@ -1,13 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { Profile } from '@passgate/contract';
 import { describe, expect, it } from 'vitest';
-import { apiError, json, stubFetch } from '../../../test/fetch-stub.ts';
+import { apiError, json, stubFetch, type RecordedRequest } from '../../../test/fetch-stub.ts';
 import { USER_KEY, profile, signIn } from '../../../test/account.ts';
 import { renderApp } from '../../../test/render.tsx';
 
-async function openDeleteDialog(answer: Response, locale: 'vi' | 'en' = 'vi') {
+type Handler = Response | ((request: RecordedRequest) => Response);
+
+async function openDeleteDialog(answer: Handler, locale: 'vi' | 'en' = 'vi', account: Partial<Profile> = {}, more: Record<string, Handler> = {}) {
   signIn();
-  const requests = stubFetch({ 'GET /api/v1/me': json(200, profile()), 'DELETE /api/v1/me': answer });
+  const requests = stubFetch({ 'GET /api/v1/me': json(200, profile(account)), 'DELETE /api/v1/me': answer, ...more });
   await renderApp(`/user/profile?locale=${locale}`);
   const section = await screen.findByRole('region', { name: locale === 'vi' ? 'Xoá tài khoản' : 'Delete account' });
   const user = userEvent.setup();
@@ -16,33 +19,81 @@ async function openDeleteDialog(answer: Response, locale: 'vi' | 'en' = 'vi') {
   return { requests, dialog, user };
 }
 
+const deletions = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'DELETE' && r.path === '/api/v1/me');
+
 describe('deleting the account', () => {
   it('asks first, and Cancel deletes nothing', async () => {
     const { requests, dialog, user } = await openDeleteDialog(new Response(null, { status: 204 }), 'en');
     expect(dialog).toHaveTextContent('deleted permanently');
-    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    expect(deletions(requests)).toEqual([]);
   });
 
-  it('sends DELETE /api/v1/me once confirmed, forgets the session and shows the public farewell page', async () => {
+  it('keeps Delete disabled until the e-mail address is typed, then sends the password and the confirmation once', async () => {
     const { requests, dialog, user } = await openDeleteDialog(new Response(null, { status: 204 }));
-    await user.click(within(dialog).getByRole('button', { name: 'Xoá vĩnh viễn' }));
+    const remove = within(dialog).getByRole('button', { name: 'Xoá vĩnh viễn' });
+    const confirmation = within(dialog).getByLabelText(/Nhập demo@example.com để xác nhận/);
+    await user.type(within(dialog).getByLabelText(/Mật khẩu hiện tại/), 'Passw0rd!');
+    expect(remove).toBeDisabled();
+    await user.type(confirmation, 'demo@example.co');
+    expect(remove).toBeDisabled();
+    await user.type(confirmation, 'm');
+    expect(remove).toBeEnabled();
+    await user.dblClick(remove);
+
     expect(await screen.findByRole('heading', { level: 1, name: 'Tài khoản của bạn đã được xoá' })).toBeInTheDocument();
-    const deletion = requests.filter((r) => r.method === 'DELETE' && r.path === '/api/v1/me');
-    expect(deletion).toHaveLength(1);
-    expect(deletion[0]?.headers.get('authorization')).toBe('Bearer access-token-1');
+    const sent = deletions(requests);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers.get('authorization')).toBe('Bearer access-token-1');
+    expect(sent[0]?.body).toEqual({ password: 'Passw0rd!', confirmation: 'demo@example.com' });
     expect(window.sessionStorage.getItem(USER_KEY)).toBeNull();
     // Nothing of the account was asked for after the deletion.
-    expect(requests.slice(requests.indexOf(deletion[0]!) + 1)).toEqual([]);
+    expect(requests.slice(requests.indexOf(sent[0]!) + 1)).toEqual([]);
   });
 
-  it('shows a failure in the dialog and keeps the account', async () => {
-    const { dialog, user } = await openDeleteDialog(apiError(403, 1303, 'The tenant does not allow this action'), 'en');
+  it('says a wrong password beside the password field only, keeps what was typed and the account', async () => {
+    const { dialog, user } = await openDeleteDialog(apiError(400, 1017, 'Username or password not correct', 'password'), 'en');
+    const password = within(dialog).getByLabelText(/Current password/);
+    await user.type(password, 'Wrong-pass');
+    await user.type(within(dialog).getByLabelText(/Type demo@example.com to confirm/), 'DEMO@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Delete permanently' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The tenant does not allow this action');
+
+    await waitFor(() => expect(password).toHaveAttribute('aria-invalid', 'true'));
+    const message = document.getElementById(password.getAttribute('aria-describedby')!.split(' ')[0]!);
+    expect(message).toHaveTextContent('The password is not correct');
+    expect(password).toHaveValue('Wrong-pass');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
     expect(window.sessionStorage.getItem(USER_KEY)).not.toBeNull();
   });
-});
 
+  it('shows a failure without a field once, above the form', async () => {
+    const { dialog, user } = await openDeleteDialog(apiError(403, 1303, 'The tenant does not allow this action'), 'en');
+    await user.type(within(dialog).getByLabelText(/Current password/), 'Passw0rd!');
+    await user.type(within(dialog).getByLabelText(/Type demo@example.com to confirm/), 'demo@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete permanently' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The tenant does not allow this action');
+    expect(within(dialog).getAllByText('The tenant does not allow this action')).toHaveLength(1);
+    expect(window.sessionStorage.getItem(USER_KEY)).not.toBeNull();
+  });
+
+  it('sends a code to an account without a password and deletes with it', async () => {
+    const { requests, dialog, user } = await openDeleteDialog(
+      new Response(null, { status: 204 }),
+      'en',
+      { hasPassword: false, registrationMethod: 'passwordless', email: null, emailVerified: false, phoneNumber: '0911222333', phoneNumberVerified: true },
+      { 'POST /api/v1/me/deletion/code': json(200, { resendAfter: 60 }) },
+    );
+    expect(within(dialog).queryByLabelText(/password/i)).toBeNull();
+    expect(dialog).toHaveTextContent('we will send a code to 0911222333');
+    const remove = within(dialog).getByRole('button', { name: 'Delete permanently' });
+    await user.type(within(dialog).getByLabelText(/Type 0911222333 to confirm/), '0911222333');
+    expect(remove).toBeDisabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Send confirmation code' }));
+    await user.type(await within(dialog).findByLabelText(/Confirmation code/), '123456');
+    expect(within(dialog).getByRole('button', { name: /Resend code in/ })).toBeDisabled();
+    await user.click(remove);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your account has been deleted' })).toBeInTheDocument();
+    expect(deletions(requests)[0]?.body).toEqual({ code: '123456', confirmation: '0911222333' });
+  });
+});

@@ -36,7 +36,7 @@ export default function Profile() {
           <ProfileForm profile={profile.data} />
           <ContactSection profile={profile.data} />
           <DevicesSection />
-          <DeleteAccountSection />
+          <DeleteAccountSection profile={profile.data} />
         </>
       )}
     </Box>

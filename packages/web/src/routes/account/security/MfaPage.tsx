@@ -25,6 +25,8 @@ import { useHeldPassword } from './held-password.tsx';
 import { BackupCodesDialog } from './BackupCodesDialog.tsx';
 import { BACKUP_CODES_KEY } from './BackupCodesRow.tsx';
 import { AuthenticatorSetupDialog, CodeSetupDialog } from './SetupDialogs.tsx';
+import { TurnOffDialog } from './TurnOffDialog.tsx';
+import type { SecurityPageState } from './SecurityPage.tsx';
 
 const METHODS: { type: TokenType; icon: ReactNode }[] = [
   { type: 'totp', icon: <AppIcon /> },
@@ -55,6 +57,7 @@ export function MfaPage() {
   const [busy, setBusy] = useState(false);
   const [activated, setActivated] = useState(false);
   const [backupCodes, setBackupCodes] = useState<string[] | null>(null);
+  const [confirmingOff, setConfirmingOff] = useState(false);
   useDocumentTitle(`${t('account.security.mfa.title')} · ${t('app.name')}`);
 
   if (!password) return <Navigate to="/user/security" replace />;
@@ -69,8 +72,10 @@ export function MfaPage() {
       const updated = await api.mfaDisable({ password });
       queryClient.setQueryData(PROFILE_KEY, updated);
       queryClient.removeQueries({ queryKey: BACKUP_CODES_KEY });
-      void navigate('/user/security');
+      const state: SecurityPageState = { mfaTurnedOff: true };
+      void navigate('/user/security', { state });
     } catch (error) {
+      setConfirmingOff(false);
       setFailure(error);
     } finally {
       setBusy(false);
@@ -93,12 +98,13 @@ export function MfaPage() {
           {t('account.security.mfa.title')}
         </Typography>
         {data?.enableMfa && (
-          <Button variant="outlined" color="error" onClick={() => void turnOff()} disabled={busy} aria-label={t('account.security.mfa.turnOff')}>
+          <Button variant="outlined" color="error" onClick={() => setConfirmingOff(true)} disabled={busy} aria-label={t('account.security.mfa.turnOff')}>
             {t('account.security.off')}
           </Button>
         )}
       </Box>
       <AccountErrorNotice error={failure ?? profile.error} />
+      <TurnOffDialog open={confirmingOff} busy={busy} onCancel={() => setConfirmingOff(false)} onConfirm={() => void turnOff()} />
       {activated && <Notice severity="success" message={t('account.security.setup.activated')} />}
       {profile.isPending && <Loading />}
       {data && (

@@ -10,14 +10,18 @@ import Typography from '@mui/material/Typography';
 import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ErrorCode } from '@passgate/contract/rules';
+import { ApiError } from '../../../api/errors.ts';
+import { errorText } from '../../../i18n/error-message.ts';
 import { DIALOG_MAX_WIDTH } from '../../../theme/themes.ts';
 import { useAccountApi } from '../use-account-api.ts';
 import { useHeldPassword } from './held-password.tsx';
 
 /**
  * The password re-check before the security settings (SPEC.md sections 2 and 4): POST /me/mfa/config.
- * Any failure shows the 'something went wrong' panel with Back; success keeps the password in memory
- * and goes to the 2-step page (on) or its greeting (off).
+ * A wrong password is said beside the field, which keeps what was typed; any other failure shows
+ * the 'something went wrong' panel (with the reason when there is one) and Back. Success keeps the
+ * password in memory and goes to the 2-step page (on) or its greeting (off).
  */
 export function PasswordCheckDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -26,14 +30,14 @@ export function PasswordCheckDialog({ open, onClose }: { open: boolean; onClose:
   const { setPassword } = useHeldPassword();
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
   const close = () => {
     setValue('');
     setError(null);
-    setFailed(false);
+    setFailed(null);
     onClose();
   };
 
@@ -51,8 +55,13 @@ export function PasswordCheckDialog({ open, onClose }: { open: boolean; onClose:
       const { enabledMfa } = await api.mfaConfig({ password: value });
       setPassword(value);
       void navigate(enabledMfa ? '/user/security/mfa' : '/user/security/mfa/greeting');
-    } catch {
-      setFailed(true);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === ErrorCode.WrongCredentials && error.field === 'password') {
+        setError(t('account.passwordWrong'));
+        inputRef.current?.focus();
+      } else {
+        setFailed(errorText(t, error) ?? t('messages.somethingWrong'));
+      }
     } finally {
       setBusy(false);
     }
@@ -74,14 +83,14 @@ export function PasswordCheckDialog({ open, onClose }: { open: boolean; onClose:
           <DialogContent>
             <Box role="alert" sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: 1.5, py: 2 }}>
               <ErrorIcon color="error" sx={{ fontSize: 48 }} aria-hidden />
-              <Typography>{t('messages.somethingWrong')}</Typography>
+              <Typography>{failed}</Typography>
             </Box>
           </DialogContent>
           <DialogActions>
             <Button
               variant="contained"
               onClick={() => {
-                setFailed(false);
+                setFailed(null);
                 setValue('');
               }}
             >
@@ -100,13 +109,17 @@ export function PasswordCheckDialog({ open, onClose }: { open: boolean; onClose:
               label={t('account.security.check.password')}
               autoComplete="current-password"
               value={value}
-              onChange={(event) => setValue(event.target.value)}
+              onChange={(event) => {
+                setValue(event.target.value);
+                if (error) setError(null);
+              }}
               autoFocus
               required
               fullWidth
               margin="normal"
               error={Boolean(error)}
-              helperText={error}
+              // A blank line is kept for the message, so nothing moves when it comes or goes.
+              helperText={error ?? ' '}
             />
           </DialogContent>
           <DialogActions>

@@ -81,17 +81,34 @@ describe('the Security page', () => {
 });
 
 describe('the password re-check dialog', () => {
-  it('needs a password, shows the something-went-wrong panel with Back on a wrong one', async () => {
-    const { user, requests } = await openSecurity({ 'POST /api/v1/me/mfa/config': apiError(400, 1017, 'Wrong password') });
-    await user.click(screen.getByRole('button', { name: '2-Step Verification OFF' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Verify it is you' });
-    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
-    expect(within(dialog).getByText('Please enter your password')).toBeInTheDocument();
+  it('needs a password, and says a wrong one beside the field, keeping what was typed', async () => {
+    const { user, requests } = await openSecurity({ 'POST /api/v1/me/mfa/config': apiError(400, 1017, 'Username or password not correct', 'password') }, {}, 'vi');
+    await user.click(screen.getByRole('button', { name: 'Xác minh 2 bước TẮT' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Xác minh danh tính của bạn' });
+    await user.click(within(dialog).getByRole('button', { name: 'Tiếp theo' }));
+    expect(within(dialog).getByText('Vui lòng nhập mật khẩu')).toBeInTheDocument();
     expect(posts(requests, '/api/v1/me/mfa/config')).toHaveLength(0);
 
-    await user.type(within(dialog).getByLabelText(/Password/), 'wrong{Enter}');
-    expect(await within(dialog).findByText('Sorry, something went wrong there')).toBeInTheDocument();
+    const field = within(dialog).getByLabelText(/Mật khẩu/);
+    await user.type(field, 'wrong{Enter}');
+    await waitFor(() => expect(within(dialog).getByText('Mật khẩu không đúng')).toBeInTheDocument());
     expect(posts(requests, '/api/v1/me/mfa/config')[0]?.body).toEqual({ password: 'wrong' });
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field.getAttribute('aria-describedby')).toBe(within(dialog).getByText('Mật khẩu không đúng').id);
+    expect(field).toHaveValue('wrong');
+    expect(field).toHaveFocus();
+    // Said once, beside the field: no banner, no panel.
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(within(dialog).queryByText('Rất tiếc, đã có lỗi xảy ra')).toBeNull();
+    // Typing again clears it.
+    await user.type(field, '1');
+    expect(field).toHaveAttribute('aria-invalid', 'false');
+  });
+
+  it('shows the panel with Back, saying why, for a failure other than a wrong password', async () => {
+    const { user } = await openSecurity({ 'POST /api/v1/me/mfa/config': apiError(429, 1290, 'Too many requests') });
+    const dialog = await recheck(user);
+    expect(await within(dialog).findByRole('alert')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Back' }));
     expect(within(dialog).getByLabelText(/Password/)).toHaveValue('');
   });
@@ -170,11 +187,23 @@ describe('the 2-step verification page', () => {
     expect(within(screen.getByRole('region', { name: 'Google Authenticator' })).getByText('Active')).toBeInTheDocument();
   });
 
-  it('turns 2-step off with the held password and returns to Security', async () => {
+  it('asks before turning 2-step off, then turns it off with the held password and says so on Security', async () => {
     const { user, requests } = await openMfaPage({ 'POST /api/v1/me/mfa/disable': json(200, profile({ enableMfa: false })) });
     await user.click(screen.getByRole('button', { name: 'Turn off 2-Step Verification' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Turn off 2-step verification?' });
+    expect(dialog).toHaveTextContent('your password alone signs in');
+    // Cancel changes nothing.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posts(requests, '/api/v1/me/mfa/disable')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Turn off 2-Step Verification' }));
+    dialog = await screen.findByRole('dialog', { name: 'Turn off 2-step verification?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Turn off' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Security' })).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/me/mfa/disable')).toHaveLength(1);
     expect(posts(requests, '/api/v1/me/mfa/disable')[0]?.body).toEqual({ password: 'Secret#1' });
+    expect(screen.getByRole('alert')).toHaveTextContent('2-step verification turned off');
     expect(screen.getByRole('button', { name: '2-Step Verification OFF' })).toBeInTheDocument();
   });
 });

@@ -12,6 +12,8 @@ import CheckIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import WarningIcon from '@mui/icons-material/WarningAmberOutlined';
 import type { Profile } from '@passgate/contract';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { Notice } from '../../../components/Notice.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
@@ -20,6 +22,11 @@ import { SectionCard } from '../profile/SectionCard.tsx';
 import { useProfile } from '../use-profile.ts';
 import { PasswordCheckDialog } from './PasswordCheckDialog.tsx';
 import { RecentSecurityEvents } from './RecentSecurityEvents.tsx';
+
+/** The route state the 2-step page leaves behind: what it just changed. */
+export interface SecurityPageState {
+  mfaTurnedOff?: boolean;
+}
 
 type IssueKey = 'mfaOff' | 'emailUnverified' | 'phoneUnverified';
 
@@ -47,6 +54,7 @@ export function SecurityPage() {
   const { t } = useTranslation();
   const profile = useProfile();
   const [checking, setChecking] = useState(false);
+  const turnedOff = (useLocation().state as SecurityPageState | null)?.mfaTurnedOff === true;
   useDocumentTitle(`${t('account.security.heading')} · ${t('app.name')}`);
   const data = profile.data;
   const issues = data ? securityIssues(data) : [];
@@ -58,6 +66,7 @@ export function SecurityPage() {
         {t('account.security.heading')}
       </Typography>
       <AccountErrorNotice error={profile.error} />
+      {turnedOff && !checking && <Notice severity="success" message={t('account.security.mfa.turnedOff')} />}
       {profile.isPending && <Loading />}
       {data && (
         <>
