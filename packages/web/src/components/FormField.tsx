@@ -15,6 +15,11 @@ export interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   labelAdornment?: ReactNode;
   /** The id of more text describing the field (aria-describedby, after the message). */
   describedBy?: string;
+  /**
+   * Keeps the message's line even without a message, so what is below the field (a submit
+   * button under the pointer) does not move when the message comes or goes.
+   */
+  reserveMessageLine?: boolean;
 }
 
 const Frame = styled('div')(({ theme }) => ({
@@ -53,7 +58,7 @@ const Input = styled('input')(({ theme }) => ({
  * aria-describedby. A plain styled input keeps the first load of /login small (MUI's TextField
  * also brings its Select, menus and popovers).
  */
-export function FormField({ id, label, error, required, endAdornment, labelAdornment, describedBy, inputRef, disabled, ...input }: FormFieldProps) {
+export function FormField({ id, label, error, required, endAdornment, labelAdornment, describedBy, reserveMessageLine, inputRef, disabled, ...input }: FormFieldProps) {
   const helperId = `${id}-helper`;
   const describedByIds = [error ? helperId : null, describedBy].filter(Boolean).join(' ') || undefined;
   const labelText = (
@@ -88,10 +93,12 @@ export function FormField({ id, label, error, required, endAdornment, labelAdorn
         />
         {endAdornment}
       </Frame>
-      {error && (
+      {error ? (
         <Typography id={helperId} variant="caption" component="p" sx={{ color: 'error.main', mt: 0.5, mx: 0.5 }}>
           {error}
         </Typography>
+      ) : (
+        reserveMessageLine && <Typography aria-hidden variant="caption" component="p" sx={{ mt: 0.5, mx: 0.5 }}>{'\u00a0'}</Typography>
       )}
     </Box>
   );

@@ -172,6 +172,25 @@ describe('Login screen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Sorry, something went wrong there');
   });
 
+  it('sends one login for a double click on Log in after a field error, and stays on the page', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const requests = stubFetch({ [REQUEST]: json(200, loginRequest()), [LOGIN]: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
+    const user = userEvent.setup();
+    const submit = await screen.findByRole('button', { name: 'Log in' });
+    await user.click(submit);
+    expect(await screen.findByText('Please enter your email or phone number')).toBeInTheDocument();
+    await user.type(screen.getByLabelText(/Email or phone number/), 'demo@example.com');
+    await user.type(screen.getByLabelText(/^Password/), 'Wrong-pass1');
+    await user.dblClick(submit);
+    answer(apiError(401, 1017, 'wrong credentials'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Username or password is not correct');
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    // Still the login screen, with what was typed.
+    expect(screen.getByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/Email or phone number/)).toHaveValue('demo@example.com');
+  });
+
   it('checks the username format and the password before calling the server', async () => {
     const requests = serve(loginRequest());
     await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);

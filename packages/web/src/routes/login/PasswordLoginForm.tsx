@@ -43,6 +43,8 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
   const [failure, setFailure] = useState<Failure | null>(null);
   const [attempt, setAttempt] = useState(0);
   const [busy, setBusy] = useState(false);
+  // Set at once, unlike `busy`: the second click of a double click comes before the re-render.
+  const inFlight = useRef(false);
   const usernameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
 
@@ -76,9 +78,9 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
   };
 
   const submit = async (event: FormEvent) => {
-    onSubmitted?.();
     event.preventDefault();
-    if (busy) return;
+    if (inFlight.current) return;
+    onSubmitted?.();
     const name = username.trim();
     const found = {
       username: checkUsername(name, labelKey, options.usernameKinds, info.client.usernamePolicy),
@@ -90,6 +92,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
 
     setFailure(null);
     setAttempt((n) => n + 1);
+    inFlight.current = true;
     setBusy(true);
     let leaving = false;
     try {
@@ -99,7 +102,10 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
       setFailure({ error, username: name });
     } finally {
       // Stay disabled while the browser leaves for the relying party.
-      if (!leaving) setBusy(false);
+      if (!leaving) {
+        inFlight.current = false;
+        setBusy(false);
+      }
     }
   };
 
@@ -136,6 +142,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
           ) : undefined
         }
         error={describe(problems.username)}
+        reserveMessageLine
         maxLength={phoneOnly ? PHONE_LENGTH : USERNAME_MAX_LENGTH}
         inputMode={phoneOnly ? 'numeric' : 'email'}
         autoCapitalize="none"
@@ -152,6 +159,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
         autoFocus={Boolean(prefilled)}
         required
         error={describe(problems.password)}
+        reserveMessageLine
       />
       {forgotPasswordHref && (
         <Box sx={{ textAlign: 'right', mt: 0.5 }}>
