@@ -37,3 +37,22 @@ test('a bookmarked sign-in page in English leads back to the client in English',
   await expect(page.getByRole('link', { name: 'Back to Demo App' })).toHaveAttribute('href', /\/demo\/login\?client=demo-app$/);
   await saveScreenshot(page, 'request-gone-bookmarked-en-phone');
 });
+
+test('the privacy policy opens in a tab of its own and closes back to the sign-in, which goes on', async ({ page, context }) => {
+  const { demo, login } = await openLoginFromDemo(page, DEMO_APP);
+  const signInUrl = page.url();
+  const [policy] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: 'Chính sách quyền riêng tư' }).click()]);
+  await expect(policy.getByRole('heading', { level: 1, name: 'Chính sách quyền riêng tư' })).toBeVisible();
+  expect(page.url()).toBe(signInUrl);
+  await policy.getByRole('button', { name: 'Đóng' }).click();
+  await expect.poll(() => policy.isClosed()).toBe(true);
+  await login.signIn();
+  await demo.expectSignedIn('Demo App', DEMO_APP.id, DEMO_USER);
+});
+
+test('the account-deleted screen leads on to a sign-in', async ({ page }) => {
+  await page.goto('/account-deleted?locale=en');
+  await expect(page.getByRole('heading', { level: 1, name: 'Your account has been deleted' })).toBeVisible();
+  await page.getByRole('link', { name: 'Sign in with another account' }).click();
+  await expect(page).toHaveURL(/\/login\?challenge=/);
+});

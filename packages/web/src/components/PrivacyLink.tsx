@@ -3,13 +3,16 @@ import { TextLink } from './TextLink.tsx';
 
 /**
  * The 'Privacy Policy' link at the bottom right of the public screens: fixed from the sm
- * breakpoint up; on a phone it follows the content so it never covers a button or link.
+ * breakpoint up; on a phone it follows the content so it never covers a button or link. It opens
+ * in a new tab, so reading it never loses a sign-in half-way (in-app browsers have no Back).
  */
 export function PrivacyLink() {
   const { t } = useTranslation();
   return (
     <TextLink
       to="/privacy"
+      target="_blank"
+      rel="noopener"
       sx={{
         position: { xs: 'static', sm: 'fixed' },
         alignSelf: 'flex-end',

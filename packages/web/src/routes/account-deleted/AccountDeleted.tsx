@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { ActionLink } from '../../components/ActionButton.tsx';
 import { PublicPage } from '../../components/PublicPage.tsx';
 
 /** /account-deleted: where the account area goes once DELETE /api/v1/me has removed the account. Public. */
@@ -12,7 +13,12 @@ export default function AccountDeleted() {
         <Typography variant="h1" sx={{ mb: 1.5 }}>
           {t('accountDeleted.heading')}
         </Typography>
-        <Typography color="text.secondary">{t('accountDeleted.message')}</Typography>
+        <Typography color="text.secondary" sx={{ mb: 3 }}>
+          {t('accountDeleted.message')}
+        </Typography>
+        <ActionLink variant="outlined" size="large" fullWidth href="/user/dashboard">
+          {t('accountDeleted.signIn')}
+        </ActionLink>
       </Box>
     </PublicPage>
   );

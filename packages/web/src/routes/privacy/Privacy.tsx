@@ -15,14 +15,24 @@ export default function Privacy() {
   const { t, i18n } = useTranslation();
   const goBack = useGoBack();
   useDocumentTitle(t('privacy.documentTitle'));
+  // Opened in a tab of its own (from a sign-in screen), the page may close itself; reached any
+  // other way, the browser refuses and the account area is the way on.
+  const closeOrLeave = () => {
+    window.close();
+    window.setTimeout(goBack, 200);
+  };
 
   return (
     <Box sx={{ minHeight: '100dvh', bgcolor: 'background.default', py: { xs: 2, sm: 4 } }}>
       <Container sx={{ maxWidth: DIALOG_MAX_WIDTH }} disableGutters>
         <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 2, mb: 2 }}>
-          {canGoBack() && (
+          {canGoBack() ? (
             <ActionButton variant="text" onClick={goBack}>
               {t('common.back')}
+            </ActionButton>
+          ) : (
+            <ActionButton variant="text" onClick={closeOrLeave}>
+              {t('common.close')}
             </ActionButton>
           )}
           <Box sx={{ flex: 1 }} />
