@@ -20,6 +20,17 @@ describe('account area', () => {
     expect(requests.find((r) => r.path === '/api/v1/me')?.headers.get('authorization')).toBe('Bearer access-token-1');
   });
 
+  it("speaks the user's own language (the account's locale) unless the address or the switcher chose one", async () => {
+    signIn();
+    stubFetch({ 'GET /api/v1/me': json(200, profile({ locale: 'en' })) });
+    await renderApp('/user/dashboard');
+    expect(await screen.findByText('Welcome, Nguyễn Văn An')).toBeInTheDocument();
+
+    stubFetch({ 'GET /api/v1/me': json(200, profile({ locale: 'en' })) });
+    await renderApp('/user/dashboard?locale=vi');
+    expect(await screen.findByText('Chào mừng, Nguyễn Văn An')).toBeInTheDocument();
+  });
+
   it('shows the phone number when there is no e-mail', async () => {
     signIn();
     stubFetch({ 'GET /api/v1/me': json(200, profile({ email: null, phoneNumber: '0912345678' })) });

@@ -1,12 +1,27 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import { Outlet } from 'react-router';
 import { AccountHeader } from './AccountHeader.tsx';
 import { SideMenu } from './SideMenu.tsx';
+import { useProfile } from './use-profile.ts';
+import { changeLanguage, currentLanguage } from '../../i18n/i18n.ts';
+import { asLocale, userChoseLocale } from '../../i18n/language.ts';
+
+/**
+ * The account area speaks the user's own language (the `locale` stored with the account, set at
+ * registration) unless the address or a choice made with the switcher says otherwise.
+ */
+function useAccountLanguage(): void {
+  const locale = asLocale(useProfile().data?.locale);
+  useEffect(() => {
+    if (locale && !userChoseLocale() && locale !== currentLanguage()) void changeLanguage(locale);
+  }, [locale]);
+}
 
 /** Header on top, side menu on the left, the page on the right. */
 export function AccountLayout() {
   const [navigationOpen, setNavigationOpen] = useState(false);
+  useAccountLanguage();
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <AccountHeader onOpenNavigation={() => setNavigationOpen(true)} />
