@@ -4,11 +4,11 @@ import Button from '@mui/material/Button';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCameraOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Profile } from '@passgate/contract';
-import { Notice } from '../../../components/Notice.tsx';
 import { UserAvatar } from '../UserAvatar.tsx';
 import { displayName } from '../use-profile.ts';
 import { isImageFile } from './avatar-crop.ts';
 import { SectionCard } from './SectionCard.tsx';
+import { useProfileNotice } from './profile-notice.tsx';
 
 // The cropper (react-easy-crop) is fetched only when a picture has been chosen.
 const AvatarCropDialog = lazy(() => import('./AvatarCropDialog.tsx').then((module) => ({ default: module.AvatarCropDialog })));
@@ -18,7 +18,7 @@ export function AvatarSection({ profile }: { profile: Profile }) {
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   const [image, setImage] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ severity: 'error' | 'success'; text: string } | null>(null);
+  const notice = useProfileNotice('avatar');
   const name = displayName(profile);
 
   // The chosen file is shown through an object URL, released when the dialog closes (or the page goes).
@@ -36,7 +36,7 @@ export function AvatarSection({ profile }: { profile: Profile }) {
   }, []);
 
   const choose = () => {
-    setMessage(null);
+    notice.clear();
     input.current?.click();
   };
 
@@ -46,16 +46,16 @@ export function AvatarSection({ profile }: { profile: Profile }) {
     event.target.value = '';
     if (!file) return;
     if (!isImageFile(file)) {
-      setMessage({ severity: 'error', text: t('errors.1071') });
+      notice.show('error', t('errors.1071'));
       return;
     }
-    setMessage(null);
+    notice.clear();
     show(URL.createObjectURL(file));
   };
 
   return (
     <SectionCard id="avatar-title" title={t('account.profile.avatar.title')} description={t('account.profile.avatar.description')}>
-      <Notice message={message?.text} severity={message?.severity} />
+      {notice.slot}
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
         <UserAvatar name={name} src={profile.avatarUrl} size={96} alt={t('account.dashboard.avatarAlt', { name })} />
         <Button variant="outlined" startIcon={<PhotoCameraIcon />} onClick={choose}>
@@ -69,7 +69,7 @@ export function AvatarSection({ profile }: { profile: Profile }) {
             image={image}
             onClose={(saved) => {
               show(null);
-              if (saved) setMessage({ severity: 'success', text: t('account.profile.updated') });
+              if (saved) notice.show('success', t('account.profile.updated'));
             }}
           />
         </Suspense>

@@ -7,13 +7,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { OTP_LENGTH, PHONE_LENGTH, EMAIL_MAX_LENGTH, isEmail, isPhoneNumber } from '@passgate/contract/rules';
 import type { CodeSentResponse, Profile } from '@passgate/contract';
-import { Notice } from '../../../components/Notice.tsx';
 import { RESEND_SECONDS, useCountdown } from '../../../hooks/use-countdown.ts';
 import { CONTENT_MAX_WIDTH } from '../../../theme/themes.ts';
 import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 import { PROFILE_KEY } from '../use-profile.ts';
 import { CodeTextField } from '../../../components/CodeTextField.tsx';
+import { useProfileNotice } from './profile-notice.tsx';
 
 export type ContactKind = 'email' | 'phoneNumber';
 
@@ -41,7 +41,7 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
   const [valueError, setValueError] = useState<string | null>(null);
   const [codeError, setCodeError] = useState<string | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
-  const [notice, setNotice] = useState<{ severity: 'success' | 'info'; text: string } | null>(null);
+  const notice = useProfileNotice(`contact-${kind}`);
   const [busy, setBusy] = useState<'send' | 'save' | null>(null);
   const valueRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
@@ -59,7 +59,7 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
     setValueError(null);
     setCodeError(null);
     setFailure(null);
-    setNotice(null);
+    notice.clear();
     setCode('');
     if (next !== 'code') countdown.stop();
   };
@@ -101,11 +101,11 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
     if (busy) return;
     setBusy('send');
     setFailure(null);
-    setNotice(null);
+    notice.clear();
     try {
       const { resendAfter } = await sendCode(value);
       countdown.start(resendAfter > 0 ? resendAfter : RESEND_SECONDS);
-      setNotice({ severity: 'info', text: t('account.profile.contact.codeResent', { value }) });
+      notice.show('info', t('account.profile.contact.codeResent', { value }));
     } catch (error) {
       setFailure(error);
     } finally {
@@ -125,7 +125,7 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
       const profile = await confirmCode(value, code);
       queryClient.setQueryData(PROFILE_KEY, profile);
       reset('view');
-      setNotice({ severity: 'success', text: t('account.profile.updated') });
+      notice.show('success', t('account.profile.updated'));
     } catch (error) {
       setFailure(error);
     } finally {
@@ -153,11 +153,7 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
           </Button>
         )}
       </Box>
-      {step === 'view' && notice && (
-        <Box sx={{ mt: 1.5 }}>
-          <Notice severity={notice.severity} message={notice.text} />
-        </Box>
-      )}
+      {step === 'view' && notice.active && <Box sx={{ mt: 1.5 }}>{notice.slot}</Box>}
       {step === 'enter' && (
         <Box component="form" noValidate onSubmit={(event) => void next(event)} aria-label={actionLabel} sx={{ mt: 1, maxWidth: CONTENT_MAX_WIDTH }}>
           <AccountErrorNotice error={failure} />
@@ -190,7 +186,7 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
       {step === 'code' && (
         <Box component="form" noValidate onSubmit={(event) => void save(event)} aria-label={actionLabel} sx={{ mt: 1, maxWidth: CONTENT_MAX_WIDTH }}>
           <AccountErrorNotice error={failure} />
-          {notice && <Notice severity={notice.severity} message={notice.text} />}
+          {notice.slot}
           <TextField
             id={`${idPrefix}-target`}
             label={fieldLabel}

@@ -47,7 +47,10 @@ export function DeleteAccountDialog({ profile, open, onClose, onDeleted }: Props
   const [busy, setBusy] = useState<'send' | 'delete' | 'done' | null>(null);
   // A second click before the first call's state reaches the button must not send a second call.
   const inFlight = useRef(false);
-  const refs = { password: useRef<HTMLInputElement>(null), code: useRef<HTMLInputElement>(null), confirmation: useRef<HTMLInputElement>(null) };
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const confirmationRef = useRef<HTMLInputElement>(null);
+  const focus = (field: Field) => ({ password: passwordRef, code: codeRef, confirmation: confirmationRef })[field].current?.focus();
 
   const expected = deletionConfirmationOf(profile);
   const recipient = profile.hasPassword ? null : deletionCodeRecipientOf(profile);
@@ -85,7 +88,7 @@ export function DeleteAccountDialog({ profile, open, onClose, onDeleted }: Props
     const fieldError = fieldErrorOf(error);
     if (fieldError) {
       setErrors({ [fieldError.field]: fieldError.text });
-      refs[fieldError.field].current?.focus();
+      focus(fieldError.field);
     } else {
       setFailure(error);
     }
@@ -101,7 +104,7 @@ export function DeleteAccountDialog({ profile, open, onClose, onDeleted }: Props
       const { resendAfter } = await api.sendDeletionCode();
       setCodeSent(true);
       countdown.start(resendAfter > 0 ? resendAfter : RESEND_SECONDS);
-      refs.code.current?.focus();
+      focus('code');
     } catch (error) {
       fail(error);
     } finally {
@@ -116,7 +119,7 @@ export function DeleteAccountDialog({ profile, open, onClose, onDeleted }: Props
     const missing: Field | null = profile.hasPassword ? (password ? null : 'password') : code.length === OTP_LENGTH ? null : 'code';
     if (missing) {
       setErrors({ [missing]: t(missing === 'password' ? 'account.profile.delete.passwordRequired' : 'account.profile.delete.codeRequired') });
-      refs[missing].current?.focus();
+      focus(missing);
       return;
     }
     inFlight.current = true;
@@ -137,7 +140,7 @@ export function DeleteAccountDialog({ profile, open, onClose, onDeleted }: Props
   const proof = profile.hasPassword ? (
     <TextField
       id="delete-password"
-      inputRef={refs.password}
+      inputRef={passwordRef}
       type="password"
       label={t('account.profile.delete.passwordLabel')}
       autoComplete="current-password"
@@ -162,7 +165,7 @@ export function DeleteAccountDialog({ profile, open, onClose, onDeleted }: Props
       {codeSent && (
         <CodeTextField
           id="delete-code"
-          inputRef={refs.code}
+          inputRef={codeRef}
           label={t('account.profile.delete.codeLabel')}
           value={code}
           onChange={(value) => {
@@ -209,7 +212,7 @@ export function DeleteAccountDialog({ profile, open, onClose, onDeleted }: Props
           {proof}
           <TextField
             id="delete-confirmation"
-            inputRef={refs.confirmation}
+            inputRef={confirmationRef}
             label={t('account.profile.delete.confirmLabel', { value: expected })}
             value={typed}
             onChange={(event) => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -15,7 +15,7 @@ import type { WebauthnCredential } from '@passgate/contract';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { Loading } from '../../../components/Loading.tsx';
-import { Notice } from '../../../components/Notice.tsx';
+import { useProfileNotice } from './profile-notice.tsx';
 import { CONTENT_MAX_WIDTH } from '../../../theme/themes.ts';
 import { readDeviceNotice } from '../../webauthn/device-state.ts';
 import { useDeviceChallenge } from '../../webauthn/use-device-challenge.ts';
@@ -35,7 +35,13 @@ function DeviceList() {
   const { t, i18n } = useTranslation();
   const devices = useDevices(true);
   const challenge = useDeviceChallenge();
-  const notice = readDeviceNotice(useLocation().state);
+  const arrived = readDeviceNotice(useLocation().state);
+  const notice = useProfileNotice('devices');
+  const { show } = notice;
+  // A device just activated or deleted on its own page: said here on arrival, until the next notice.
+  useEffect(() => {
+    if (arrived) show('success', t(`account.devices.${arrived}`));
+  }, [arrived, show, t]);
   const [deleting, setDeleting] = useState<WebauthnCredential | null>(null);
   const date = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-GB' : 'vi-VN', { dateStyle: 'short' });
   const busy = challenge.isPending || challenge.isSuccess;
@@ -54,7 +60,7 @@ function DeviceList() {
 
   return (
     <SectionCard id="devices-title" title={t('account.devices.title')} description={t('account.devices.description')}>
-      {notice && <Notice severity="success" message={t(`account.devices.${notice}`)} />}
+      {notice.slot}
       <AccountErrorNotice error={devices.error ?? (deleting ? null : challenge.error)} />
       {devices.isPending && <Loading />}
       {devices.isSuccess && items.length === 0 && (

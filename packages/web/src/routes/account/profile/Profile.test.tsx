@@ -45,6 +45,31 @@ describe('Personal information: the Profile card', () => {
     expect(screen.getByText('Xin chào, Trần Thị Bình')).toBeInTheDocument();
   });
 
+  it('shows one notice at a time: the latest replaces the one before, wherever it came from', async () => {
+    await openProfile(
+      {
+        'PATCH /api/v1/me': json(200, profile()),
+        'POST /api/v1/me/phoneNumber/verify': json(200, { resendAfter: 60 }),
+        'POST /api/v1/me/phoneNumber/update': json(200, profile({ phoneNumber: '0911222333', phoneNumberVerified: true })),
+      },
+      '/user/profile?locale=en',
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const card = screen.getByRole('region', { name: 'Profile' });
+    expect(await within(card).findByRole('alert')).toHaveTextContent('Your information has been updated');
+
+    const contacts = screen.getByRole('region', { name: 'Contact information' });
+    await user.click(within(contacts).getByRole('button', { name: 'Add phone number' }));
+    await user.type(within(contacts).getByRole('textbox', { name: /New phone number/ }), '0911222333{Enter}');
+    await user.type(await within(contacts).findByRole('textbox', { name: /Verification code/ }), '123456{Enter}');
+
+    expect(await within(contacts).findByRole('alert')).toHaveTextContent('Your information has been updated');
+    // The Profile card's notice is gone: one message on the page, the latest.
+    expect(within(card).queryByRole('alert')).toBeNull();
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+  });
+
   it('clears the birthday and the gender with null', async () => {
     const requests = await openProfile({ 'PATCH /api/v1/me': json(200, profile()) });
     const user = userEvent.setup();

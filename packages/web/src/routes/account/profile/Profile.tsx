@@ -10,6 +10,7 @@ import { ContactSection } from './ContactSection.tsx';
 import { DeleteAccountSection } from './DeleteAccountSection.tsx';
 import { DevicesSection } from './DevicesSection.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
+import { ProfileNoticeProvider } from './profile-notice.tsx';
 
 /**
  * /user/profile, Personal information (SPEC.md section 2): the avatar, the Profile card, Contact
@@ -31,13 +32,13 @@ export default function Profile() {
       <AccountErrorNotice error={profile.error} />
       {profile.isPending && <Loading />}
       {profile.data && (
-        <>
+        <ProfileNoticeProvider>
           <AvatarSection profile={profile.data} />
           <ProfileForm profile={profile.data} />
           <ContactSection profile={profile.data} />
           <DevicesSection />
           <DeleteAccountSection profile={profile.data} />
-        </>
+        </ProfileNoticeProvider>
       )}
     </Box>
   );

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
@@ -12,13 +11,13 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { NAME_MAX_LENGTH } from '@passgate/contract/rules';
 import type { Gender, Profile, ProfileUpdateBody } from '@passgate/contract';
-import { Notice } from '../../../components/Notice.tsx';
 import { CONTENT_MAX_WIDTH } from '../../../theme/themes.ts';
 import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 import { PROFILE_KEY } from '../use-profile.ts';
 import { checkBirthday, formatBirthday, maskBirthday, parseBirthday } from './birthday.ts';
 import { SectionCard } from './SectionCard.tsx';
+import { useProfileNotice } from './profile-notice.tsx';
 
 const GENDERS: readonly Gender[] = ['Male', 'Female', 'Other'];
 
@@ -47,7 +46,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   const { t } = useTranslation();
   const api = useAccountApi();
   const queryClient = useQueryClient();
-  const [saved, setSaved] = useState(false);
+  const notice = useProfileNotice('profile');
   const form = useForm<Values>({ values: valuesOf(profile), mode: 'onSubmit', reValidateMode: 'onChange' });
   const { errors } = form.formState;
   const { ref: nameRef, ...nameField } = form.register('name', {
@@ -62,19 +61,19 @@ export function ProfileForm({ profile }: { profile: Profile }) {
     mutationFn: (values: Values) => api.updateProfile(profileUpdate(values)),
     onSuccess: (updated) => {
       queryClient.setQueryData(PROFILE_KEY, updated);
-      setSaved(true);
+      notice.show('success', t('account.profile.updated'));
     },
   });
 
   const submit = form.handleSubmit((values) => {
-    setSaved(false);
+    notice.clear();
     save.mutate(values);
   });
 
   return (
     <SectionCard id="profile-title" title={t('account.profile.basic.title')}>
       <Box component="form" noValidate onSubmit={(event) => void submit(event)} sx={{ maxWidth: CONTENT_MAX_WIDTH }}>
-        {saved && <Notice severity="success" message={t('account.profile.updated')} />}
+        {notice.slot}
         <AccountErrorNotice error={save.error} />
         <TextField
           {...nameField}
