@@ -159,6 +159,13 @@ export class ProfilePage extends AccountPage {
   get deletePermanently(): Locator {
     return this.deleteDialog.getByRole('button', { name: this.t('account.profile.delete.confirm'), exact: true });
   }
+  get deletePassword(): Locator {
+    return this.deleteDialog.getByRole('textbox', { name: this.t('account.profile.delete.passwordLabel') });
+  }
+  /** The field the account's e-mail address (or phone number) is typed into. */
+  deleteConfirmation(value: string): Locator {
+    return this.deleteDialog.getByRole('textbox', { name: this.t('account.profile.delete.confirmLabel', { value }) });
+  }
 }
 
 /** The two steps of a contact editor: the new value and Next, then the code and Save. */

@@ -39,6 +39,10 @@ export class SecurityPage extends AccountPage {
   get checkNext(): Locator {
     return this.checkDialog.getByRole('button', { name: this.t('common.next'), exact: true });
   }
+  /** The notice left by turning 2-step verification off. */
+  get turnedOffNotice(): Locator {
+    return this.page.getByRole('alert').filter({ hasText: this.t('account.security.mfa.turnedOff') });
+  }
 }
 
 /** /user/security/mfa/greeting and /user/security/mfa (…/authenticator): the methods, SET UP, OFF and the setup dialogs. */
@@ -58,6 +62,13 @@ export class MfaPage extends AccountPage {
   }
   get turnOff(): Locator {
     return this.page.getByRole('button', { name: this.t('account.security.mfa.turnOff'), exact: true });
+  }
+  /** The confirmation asked before 2-step verification is turned off. */
+  get turnOffDialog(): Locator {
+    return this.page.getByRole('dialog', { name: this.t('account.security.mfa.offConfirmTitle'), exact: true });
+  }
+  get confirmTurnOff(): Locator {
+    return this.turnOffDialog.getByRole('button', { name: this.t('account.security.mfa.offConfirmButton'), exact: true });
   }
   get activated(): Locator {
     return this.page.getByRole('alert').filter({ hasText: this.t('account.security.setup.activated') });

@@ -5,6 +5,7 @@ import { ACCOUNT, DEMO_APP, openLoginFromDemo } from '../pages/clients.ts';
 import { DashboardPage } from '../pages/dashboard-page.ts';
 import { tr } from '../pages/i18n.ts';
 import { pdfDocument, pngImage } from '../pages/images.ts';
+import { SecurityPage } from '../pages/security-pages.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { codeIn, Outbox } from '../pages/outbox.ts';
 import { NARROW, saveScreenshot, saveWideAndNarrow } from '../pages/screenshots.ts';
@@ -195,7 +196,31 @@ test.describe('the account area', () => {
     await expect(demo.claim('email_verified')).toHaveText('true');
   });
 
-  test('deleting the account: after the confirmation it is gone, and its password no longer signs in', async ({ page, request }) => {
+  test('the Security re-check with a wrong password shows the field error and keeps the password', async ({ page, request }) => {
+    const account = newAccount(uniqueEmail('recheck'), 'Đỗ Văn Nam');
+    await createActiveAccount(request, account);
+    await signInToAccountArea(page, account);
+    await page.goto('/user/security');
+    const security = new SecurityPage(page, 'vi');
+    await security.expectShown();
+    await security.mfaRow('off').click();
+    await security.checkPassword.fill('Not-the-password1');
+    await security.checkNext.click();
+
+    await expect(security.checkPassword).toHaveAttribute('aria-invalid', 'true');
+    await expect(security.checkPassword).toHaveAccessibleDescription(tr('vi', 'account.passwordWrong'));
+    await expect(security.checkPassword).toHaveValue('Not-the-password1');
+    await expect(security.checkPassword).toBeFocused();
+    await expect(security.checkDialog.getByRole('alert')).toHaveCount(0);
+    await saveWideAndNarrow(page, 'security-recheck-wrong-password', 'vi', { show: security.checkDialog });
+
+    // Corrected in place, it goes on.
+    await security.checkPassword.fill(account.password);
+    await security.checkNext.click();
+    await expect(page).toHaveURL(/\/user\/security\/mfa\/greeting$/);
+  });
+
+  test('account deletion needs the password: a wrong one is refused beside the field, then the right one and the typed address delete it', async ({ page, request }) => {
     const account = newAccount(uniqueEmail('delete'), 'Vũ Thị Lan');
     await createActiveAccount(request, account);
     await signInToAccountArea(page, account);
@@ -208,7 +233,6 @@ test.describe('the account area', () => {
     await expect(profile.deleteDialog).toBeVisible();
     await expect(profile.deleteDialog.getByText(tr('vi', 'account.profile.delete.dialogText'), { exact: true })).toBeVisible();
     const cancel = profile.deleteDialog.getByRole('button', { name: tr('vi', 'common.cancel'), exact: true });
-    await expect(cancel).toBeFocused();
     expect((await profile.deleteDialog.boundingBox())?.width).toBeLessThanOrEqual(420);
     await saveWideAndNarrow(page, 'account-delete-dialog', 'vi', { show: profile.deleteDialog });
     await cancel.click();
@@ -216,7 +240,25 @@ test.describe('the account area', () => {
     await page.reload();
     await profile.expectShown();
 
+    // Delete stays off until the account's address is typed out.
     await profile.deleteAccount.click();
+    const confirmation = profile.deleteConfirmation(account.username);
+    await profile.deletePassword.fill('Not-the-password1');
+    await expect(profile.deletePermanently).toBeDisabled();
+    await confirmation.fill(account.username.slice(0, -1));
+    await expect(profile.deletePermanently).toBeDisabled();
+    await confirmation.fill(account.username.toUpperCase());
+    await expect(profile.deletePermanently).toBeEnabled();
+
+    // A wrong password: said beside the field, which keeps it; the account stays.
+    await profile.deletePermanently.click();
+    await expect(profile.deletePassword).toHaveAttribute('aria-invalid', 'true');
+    await expect(profile.deletePassword).toHaveAccessibleDescription(tr('vi', 'account.passwordWrong'));
+    await expect(profile.deletePassword).toHaveValue('Not-the-password1');
+    await expect(profile.deleteDialog.getByRole('alert')).toHaveCount(0);
+    await saveWideAndNarrow(page, 'account-delete-wrong-password', 'vi', { show: profile.deleteDialog });
+
+    await profile.deletePassword.fill(account.password);
     await profile.deletePermanently.click();
     await expectAccountDeleted(page, 'vi');
     await saveWideAndNarrow(page, 'account-deleted', 'vi');

@@ -26,3 +26,34 @@ test('a wrong password says so in the current language and stays on the Login sc
   await expect(english.username).toHaveValue(DEMO_USER.email);
   await saveScreenshot(page, 'login-demo-app-wrong-password-en');
 });
+
+test('double-clicking Log in after a field error does not leave the page', async ({ page }) => {
+  const { login } = await openLoginFromDemo(page, DEMO_APP);
+  const loginUrl = page.url();
+  const logins: string[] = [];
+  page.on('request', (sent) => {
+    if (sent.method() === 'POST' && new URL(sent.url()).pathname === '/api/v1/users/login') logins.push(sent.url());
+  });
+
+  // Both fields empty: their messages appear, and nothing is sent.
+  await login.submit.click();
+  await expect(login.username).toHaveAttribute('aria-invalid', 'true');
+  await expect(login.password).toHaveAttribute('aria-invalid', 'true');
+  const before = await login.submit.boundingBox();
+  await login.username.fill(DEMO_USER.email);
+  await login.password.fill('Not-the-password1');
+  // The messages' lines are kept: the button is where it was, so the second click lands on it too.
+  await expect(login.username).toHaveAttribute('aria-invalid', 'true');
+  await login.submit.dblclick();
+
+  await expect(login.alert).toHaveText(tr('vi', 'errors.1017'));
+  await expect(login.username).toHaveAttribute('aria-invalid', 'false');
+  expect(logins).toHaveLength(1);
+  await expect(page).toHaveURL(loginUrl);
+  await expect(login.username).toHaveValue(DEMO_USER.email);
+  // With the banner above the form only: the fields' clearing itself moved nothing.
+  const alertBox = await login.alert.boundingBox();
+  const after = await login.submit.boundingBox();
+  expect(Math.abs(after!.y - before!.y - (alertBox!.height + 16))).toBeLessThan(2);
+  await saveScreenshot(page, 'login-demo-app-double-click-vi');
+});

@@ -189,7 +189,10 @@ test.describe('2-step verification', () => {
     const mfa = await recheck(security, 'on', account.password);
     await expect(mfa.activeChip('email')).toBeVisible();
     await mfa.turnOff.click();
+    await expect(mfa.turnOffDialog).toContainText(tr('vi', 'account.security.mfa.offConfirmText'));
+    await mfa.confirmTurnOff.click();
     await security.expectShown();
+    await expect(security.turnedOffNotice).toHaveText(tr('vi', 'account.security.mfa.turnedOff'));
     await expect(security.mfaRow('off')).toBeVisible();
     await expect(security.page.getByText(tr('vi', 'account.security.issues.mfaOff.title'), { exact: true })).toBeVisible();
 
