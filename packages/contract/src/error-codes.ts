@@ -46,6 +46,8 @@ export const ErrorCode = {
   MissingAuthorization: 1101,
   NotAuthenticated: 1102,
   PasswordExpired: 1103,
+  /** Not in the catalogue's table: a new password that is on the list of common breached passwords. */
+  PasswordTooCommon: 1104,
   /** Not in the catalogue's table: an unfinished poll, which the SPA passes over silently. */
   Pending: 1200,
   /** Not in the catalogue's table: too many requests from this address or for this account. */
@@ -113,6 +115,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   1101: 'Missing Authorization header',
   1102: 'User is not authenticated or credentials are invalid',
   1103: 'Your password has expired',
+  1104: 'This password is too common: it appears in lists of breached passwords',
   1200: 'Pending',
   1290: 'Too many requests, please try again later',
   1291: 'A code was sent a moment ago, please wait before asking for another one',
