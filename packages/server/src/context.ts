@@ -21,6 +21,7 @@ import { createRedisClient, waitForRedis } from './lib/redis.ts';
 import { createMetrics, type Metrics } from './lib/metrics.ts';
 import { checkClientSecret } from './features/clients/client-secrets.ts';
 import { setArgon2Limits } from './lib/passwords.ts';
+import { createBackchannelLogout, type BackchannelLogout } from './features/sessions/backchannel-logout.ts';
 
 /**
  * Everything the server is made of, wired once (plain factories, no container). `buildApp` turns it
@@ -34,6 +35,8 @@ export interface AppContext {
   provider: Provider;
   /** The provider's storage, for what the provider itself does not do (forgetting a deleted account). */
   oidcStore: OidcStore;
+  /** Tells relying parties (back-channel logout) when Passgate itself ends an account's sessions. */
+  backchannelLogout: BackchannelLogout;
   logoutRequests: LogoutRequests;
   tenants: TenantQueries;
   clients: ClientQueries;
@@ -106,6 +109,7 @@ export async function createAppContext(config: Config, options: { logStream?: De
     keys,
     provider,
     oidcStore: createOidcStore({ db, redis }),
+    backchannelLogout: createBackchannelLogout({ db, provider, log }),
     logoutRequests,
     tenants,
     clients,

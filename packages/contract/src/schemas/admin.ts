@@ -63,6 +63,10 @@ export const clientSettingsSchema = z.object({
   clientUri: uri.nullable(),
   /** Where the relying party starts a new sign-in (OIDC initiate_login_uri); preferred over clientUri. */
   initiateLoginUri: uri.nullable(),
+  /** Where the provider posts a logout token when a session of the client ends (OpenID Connect Back-Channel Logout 1.0). */
+  backchannelLogoutUri: uri.nullable(),
+  /** Whether that logout token carries the session's `sid` (the client's ID tokens then carry it too). */
+  backchannelLogoutSessionRequired: z.boolean(),
   grantTypes: z.array(grantTypeSchema).min(1),
   tokenEndpointAuthMethod: tokenEndpointAuthMethodSchema,
   /** Clear text only on the way in; it is stored as an argon2id hash. */

@@ -64,6 +64,10 @@ export interface ClientsTable {
   client_uri: ColumnType<string | null, string | null | undefined, string | null>;
   /** Where the relying party starts a new sign-in (OIDC initiate_login_uri); optional on insert. */
   initiate_login_uri: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where logout tokens are posted (OpenID Connect Back-Channel Logout); optional on insert. */
+  backchannel_logout_uri: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Whether logout tokens carry the session's sid; optional on insert (off). */
+  backchannel_logout_session_required: ColumnType<Bool, Bool | undefined, Bool>;
   created_at: Millis;
   updated_at: Millis;
 }

@@ -142,10 +142,10 @@ export function canonicalHost(host: string): string | null {
   return parsed.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
 }
 
-const defaultResolve = (hostname: string) => dnsLookup(hostname, { all: true });
+export const defaultResolve = (hostname: string) => dnsLookup(hostname, { all: true });
 
 /** A socket lookup that resolves the name, then (unless the host may be internal) refuses the connection if any answer is internal. */
-function guardedLookup(resolve: NonNullable<PublicFetchOptions['resolve']>, mayBeInternal: boolean): LookupFunction {
+export function guardedLookup(resolve: NonNullable<PublicFetchOptions['resolve']>, mayBeInternal: boolean): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (answers) => {

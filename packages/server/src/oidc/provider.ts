@@ -6,6 +6,7 @@ import type { ServerSecrets } from './server-secrets.ts';
 import type { LogoutRequests } from './logout-requests.ts';
 import { renderProviderError } from './provider-error-page.ts';
 import { answerDependencyFailuresWith503 } from './provider-dependency-errors.ts';
+import { providerFetch } from './provider-fetch.ts';
 
 /**
  * The OpenID Connect provider (panva's oidc-provider), configured in this one file. The identity
@@ -48,6 +49,9 @@ export function clientMetadata(client: ClientRecord): AdapterPayload {
     grant_types: client.grantTypes,
     response_types: ['code'],
     ...(client.logoUri ? { logo_uri: client.logoUri } : {}),
+    ...(client.backchannelLogoutUri
+      ? { backchannel_logout_uri: client.backchannelLogoutUri, backchannel_logout_session_required: client.backchannelLogoutSessionRequired }
+      : {}),
   };
 }
 
@@ -127,6 +131,9 @@ export function createProvider(deps: ProviderDeps): Provider {
       revocation: { enabled: true, allowedPolicy: tokenIssuedToCaller },
       introspection: { enabled: true, allowedPolicy: tokenIssuedToCaller },
       userinfo: { enabled: true },
+      // Relying parties with a backchannel_logout_uri get a signed logout token when a session of
+      // theirs ends: here on RP-initiated logout, elsewhere through features/sessions/backchannel-logout.ts.
+      backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         async logoutSource(ctx: KoaContextWithOIDC) {
@@ -189,6 +196,7 @@ export function createProvider(deps: ProviderDeps): Provider {
       RefreshToken: config.ttl.refreshToken,
     },
     renderError: renderProviderError,
+    fetch: providerFetch(config.outgoing.allowPrivateHosts),
   };
 
   const provider = new Provider(config.issuer, configuration);

@@ -8,6 +8,7 @@ import * as loginFailures from './2026-11-26-login-failures.ts';
 import * as mfaFirstFactor from './2026-11-27-mfa-first-factor.ts';
 import * as backupCodes from './2026-11-28-backup-codes.ts';
 import * as clientHome from './2026-11-29-client-home.ts';
+import * as backchannelLogout from './2026-11-30-backchannel-logout.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-mfa-first-factor': mfaFirstFactor,
   '2026-11-28-backup-codes': backupCodes,
   '2026-11-29-client-home': clientHome,
+  '2026-11-30-backchannel-logout': backchannelLogout,
 };

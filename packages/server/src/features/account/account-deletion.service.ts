@@ -92,19 +92,23 @@ export function createAccountDeletionService(ctx: AppContext, codes: CodeService
       }
       const codeId = await prove(user, body, meta);
       const now = Date.now();
-      await inTransaction(ctx.db, async (trx) => {
+      const loggedOut = await inTransaction(ctx.db, async (trx) => {
         // The code is spent with the deletion, so two requests with one code delete once.
         if (codeId && !(await codes.consume(codeId, trx))) throw new ApiError(ErrorCode.RequestExpired, 400, 'code');
         await createAvatarQueries(trx).deleteForUser(user.id);
         await createWebauthnQueries(trx).deleteForUser(user.id);
         await trx.deleteFrom('users').where('id', '=', user.id).execute();
+        const notice = await ctx.backchannelLogout.noticeFor(user.id, trx);
         await ctx.oidcStore.forgetAccount(user.id, trx);
         // No personal data: the (random) user id ties the record to the account's earlier events.
         await createAuditQueries(trx).record(
           { type: 'account.deleted', tenantId: user.tenant_id, userId: user.id, clientId: ACCOUNT_CLIENT_ID, ip: meta.ip, userAgent: meta.userAgent },
           now,
         );
+        return notice;
       });
+      // The relying parties signed in through the account's sessions are told (back-channel logout).
+      void ctx.backchannelLogout.send(loggedOut);
       try {
         await ctx.oidcStore.forgetAccount(user.id);
       } catch (error) {

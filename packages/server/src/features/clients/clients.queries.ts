@@ -33,6 +33,10 @@ export interface ClientRecord {
   postLogoutRedirectUris: string[];
   clientUri: string | null;
   initiateLoginUri: string | null;
+  /** Where logout tokens are posted when a session of the client ends (Back-Channel Logout); null for none. */
+  backchannelLogoutUri: string | null;
+  /** Whether those logout tokens carry the session's sid. */
+  backchannelLogoutSessionRequired: boolean;
   grantTypes: string[];
   tokenEndpointAuthMethod: string;
   secretHash: string | null;
@@ -59,6 +63,8 @@ export function toClientRecord(row: ClientRow): ClientRecord {
     postLogoutRedirectUris: parseJson(row.post_logout_redirect_uris, []),
     clientUri: row.client_uri ?? null,
     initiateLoginUri: row.initiate_login_uri ?? null,
+    backchannelLogoutUri: row.backchannel_logout_uri ?? null,
+    backchannelLogoutSessionRequired: bool(row.backchannel_logout_session_required ?? 0),
     grantTypes: parseJson(row.grant_types, ['authorization_code']),
     tokenEndpointAuthMethod: row.token_endpoint_auth_method,
     secretHash: row.secret_hash,

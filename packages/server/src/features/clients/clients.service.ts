@@ -76,6 +76,8 @@ function clientColumns(input: ClientUpdateInput): ClientUpdate {
   if (input.postLogoutRedirectUris !== undefined) c.post_logout_redirect_uris = toJson(unique(input.postLogoutRedirectUris));
   if (input.clientUri !== undefined) c.client_uri = input.clientUri;
   if (input.initiateLoginUri !== undefined) c.initiate_login_uri = input.initiateLoginUri;
+  if (input.backchannelLogoutUri !== undefined) c.backchannel_logout_uri = input.backchannelLogoutUri;
+  if (input.backchannelLogoutSessionRequired !== undefined) c.backchannel_logout_session_required = bit(input.backchannelLogoutSessionRequired);
   if (input.grantTypes !== undefined) c.grant_types = toJson(unique(input.grantTypes));
   if (input.tokenEndpointAuthMethod !== undefined) c.token_endpoint_auth_method = input.tokenEndpointAuthMethod;
   return c;
