@@ -13,7 +13,7 @@ const nodeModules = fileURLToPath(new URL('../../node_modules/', import.meta.url
  * component tests run React itself, the end-to-end scenarios the shipped bundle.
  */
 const buildAliases = [
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom\/client$/, replacement: fileURLToPath(new URL('./src/preact/react-dom-client.ts', import.meta.url)) },
   { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
   { find: /^react-dom$/, replacement: 'preact/compat' },
   { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
