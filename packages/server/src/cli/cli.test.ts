@@ -281,6 +281,13 @@ describe('user commands', () => {
     expect(reuse).toMatchObject({ code: 1, err: "PASSGATE_PASSWORD: was used recently: tenant 'acme' refuses the last 2 passwords" });
     expect((await cli(['user', 'set-password', '--tenant', 'acme', '--username', 'ann@acme.example', '--password', second])).code).toBe(1);
     expect((await cli(['user', 'set-password', '--tenant', 'acme', '--username', 'ann@acme.example', '--password', 'nodigits!!'])).err).toMatch(/^--password: does not meet/);
+    // Past the policy, the list of common breached passwords, in any case ('g00dpa$$w0rd' is on it).
+    const common = await cli(['user', 'set-password', '--tenant', 'acme', '--username', 'ann@acme.example', '--password', 'G00dPa$$w0rd']);
+    expect(common).toMatchObject({ code: 1, err: '--password: is on the list of common breached passwords: choose another one' });
+    expect(common.err).not.toContain('G00dPa');
+    expect((await cli(['user', 'create', '--tenant', 'acme', '--email', 'cy@acme.example', '--name', 'Cy'], { PASSGATE_PASSWORD: 'g00dPA$$w0rd' })).err).toBe(
+      'PASSGATE_PASSWORD: is on the list of common breached passwords: choose another one',
+    );
     expect((await cli(['user', 'set-password', '--tenant', 'acme', '--username', 'bob@acme.example', '--password', second])).err).toBe(
       "--username: no user 'bob@acme.example' in tenant 'acme'",
     );

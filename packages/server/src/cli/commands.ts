@@ -68,6 +68,9 @@ function keyLines(io: CliIo, keys: SigningKeyView[]): void {
   }
 }
 
+/** An operator setting a person's password is held to the list registration and reset use. */
+const OPERATOR_PASSWORDS = { refuseCommonPasswords: true };
+
 const RESTART_NOTE = 'Running instances read the keys at start-up: restart every instance (a rolling restart) to use them.';
 
 export const COMMANDS: Record<string, Command> = {
@@ -213,7 +216,7 @@ export const COMMANDS: Record<string, Command> = {
       if (values.email === undefined && values.phone === undefined) {
         throw AdminInputError.of('email', 'give --email or --phone (or both)');
       }
-      const user = await createUserService(ctx).createUser(
+      const user = await createUserService(ctx, OPERATOR_PASSWORDS).createUser(
         {
           tenantId: values.tenant as string,
           email: (values.email as string | undefined) ?? null,
@@ -233,7 +236,7 @@ export const COMMANDS: Record<string, Command> = {
     async run({ ctx, values, io }) {
       requireFlags(values, USER_FLAGS, ['tenant', 'username', ...(values.password === undefined && !io.env.PASSGATE_PASSWORD ? ['password'] : [])]);
       const password = (values.password as string | undefined) ?? io.env.PASSGATE_PASSWORD ?? '';
-      const user = await createUserService(ctx).setPassword(values.tenant as string, values.username as string, password, { by: 'cli' });
+      const user = await createUserService(ctx, OPERATOR_PASSWORDS).setPassword(values.tenant as string, values.username as string, password, { by: 'cli' });
       io.out(`Set the password of '${values.username as string}' (id ${user.id}) in tenant '${user.tenantId}'.`);
     },
   },

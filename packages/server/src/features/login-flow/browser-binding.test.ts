@@ -139,7 +139,7 @@ describe('a sign-in request finishes only in the browser that started it', () =>
   it('activation with a challenge: refused from another browser before the code is spent', async () => {
     const { challenge } = await attackerRequest();
     const visitor = new TestBrowser();
-    expect((await visitor.postJson(`${url()}/api/v1/users/register`, { username: 'victim-5@example.com', password: 'secret1', name: 'V', client_id: 'demo-app' })).status).toBe(200);
+    expect((await visitor.postJson(`${url()}/api/v1/users/register`, { username: 'victim-5@example.com', password: 'Lantern-42', name: 'V', client_id: 'demo-app' })).status).toBe(200);
     const code = await lastCode(bed.server.ctx, 'victim-5@example.com');
     expect(await answer(await visitor.postJson(`${url()}/api/v1/users/confirm`, { username: 'victim-5@example.com', code, challenge, client_id: 'demo-app' }))).toMatchObject(expired);
     expect(await bed.server.ctx.users.findByUsername('demo', 'victim-5@example.com')).toMatchObject({ status: 'pending' });

@@ -30,7 +30,7 @@ export async function passwordRecoveryRoutes(app: FastifyInstance, { ctx }: { ct
       tags: ['visitor flow'],
       summary: 'Set a new password with the recovery code',
       description:
-        '1042 wrong code; 1026 expired, used, replaced or dead code (5 wrong tries) or no code; 1002 (field password) the tenant password policy; ' +
+        '1042 wrong code; 1026 expired, used, replaced or dead code (5 wrong tries) or no code; 1002 (field password) the tenant password policy; 1104 (field password) a common breached password; ' +
         "1031 (field password) one of the tenant's last password_history_size passwords, the current one included.",
       body: resetPasswordBodySchema,
       response: { 200: okResponseSchema, ...errors },

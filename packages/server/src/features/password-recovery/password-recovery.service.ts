@@ -13,6 +13,7 @@ import { checkUsername, usernameKinds, type VisitorMeta } from '../login-flow/vi
 import { createCodeService, type CodeService } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
 import { passwordPolicyError } from '../registration/registration.service.ts';
+import { refuseCommonPassword } from '../users/common-passwords.ts';
 
 /**
  * POST /api/v1/password/recover and POST /api/v1/password/reset: a recovery code for an active
@@ -52,6 +53,7 @@ export function createPasswordRecoveryService(ctx: AppContext, codes: CodeServic
       const tenant = flow.tenant;
       const needs = unmetPasswordText(body.password, tenant.passwordPolicy);
       if (needs) throw passwordPolicyError(needs);
+      await refuseCommonPassword(body.password);
       await ctx.recaptcha.verify(flow.client, body.recaptchaToken, meta.ip);
       await consume(ctx.rateLimits.codeCheckPerIp, meta.ip);
 

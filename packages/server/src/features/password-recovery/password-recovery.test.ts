@@ -74,6 +74,21 @@ describe('password recovery', () => {
     expect(await reset({ username: 'reset@example.com', password: 'Another-1', code })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
   });
 
+  it('refuses a new password on the list of common breached passwords (1104, field password), in any case, changing nothing and keeping the code', async () => {
+    await createUserService({ db: server.ctx.db }).createUser({ tenantId: 'demo', email: 'common@example.com', name: 'C', password: 'Original1!' });
+    const before = await userRow(server.ctx, 'demo', 'common@example.com');
+    const code = await recoveryCode('common@example.com');
+    for (const password of ['password123', 'PassWord123', 'sunshine1']) {
+      expect(await reset({ username: 'common@example.com', password, code })).toMatchObject({ status: 400, body: { error: { code: 1104, field: 'password' } } });
+    }
+    expect(await userRow(server.ctx, 'demo', 'common@example.com')).toMatchObject({ password_hash: before!.password_hash });
+    expect(await server.ctx.users.recentPasswordHashes(before!.id, 5)).toEqual([before!.password_hash]);
+    expect(await login('common@example.com', 'Original1!')).toBe(0);
+
+    expect(await reset({ username: 'common@example.com', password: 'Harbour-lights-93', code })).toEqual({ status: 200, body: { ok: true } });
+    expect(await login('common@example.com', 'Harbour-lights-93')).toBe(0);
+  });
+
   it('recovers by phone (SMS, Vietnamese by default)', async () => {
     expect(await recover({ username: '0987654321' })).toEqual({ status: 200, body: { resendAfter: 60 } });
     const sms = await lastMessage(server.ctx, '0987654321');
@@ -90,7 +105,7 @@ describe('password recovery', () => {
     }
     await recoveryCode('reset@example.com');
     expect(await recover({ username: 'reset@example.com' })).toMatchObject({ status: 429, body: { error: { code: 1291 } } });
-    expect(await reset({ username: 'ghost@example.com', password: 'Whatever1', code: '123456' })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
+    expect(await reset({ username: 'ghost@example.com', password: 'Whatever-91x', code: '123456' })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
   });
 
   it('refuses the last password_history_size passwords, the current one included (1031), and a reset to the current one when the tenant keeps none', async () => {

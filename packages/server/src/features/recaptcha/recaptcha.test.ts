@@ -21,7 +21,7 @@ describe('reCAPTCHA on the visitor calls', () => {
   });
 
   it('refuses register without a token (1001) and with a rejected one (1002), writing nothing, and registers with a good one', async () => {
-    const body = { username: 'robot@example.com', password: 'secret1', name: 'R' };
+    const body = { username: 'robot@example.com', password: 'Lantern-42', name: 'R' };
     expect(await call('/api/v1/users/register', body)).toMatchObject({ status: 400, body: { error: { code: 1001, field: 'recaptcha_token' } } });
     expect(await call('/api/v1/users/register', { ...body, recaptcha_token: 'bad-token' })).toMatchObject({
       status: 400,

@@ -18,7 +18,7 @@ describe('activation e-mail over SMTP', () => {
   });
 
   const register = (username: string, language: string) =>
-    postJson(server.url, '/api/v1/users/register', { client_id: 'demo-app', username, password: 'secret1', name: 'Lan <b>Anh</b>' }, language);
+    postJson(server.url, '/api/v1/users/register', { client_id: 'demo-app', username, password: 'Lantern-42', name: 'Lan <b>Anh</b>' }, language);
 
   it('sends a Vietnamese, branded, text and HTML message whose code activates the account', async () => {
     expect(await register('lan@example.com', 'vi')).toEqual({ status: 200, body: { username: 'lan@example.com', channel: 'email' } });

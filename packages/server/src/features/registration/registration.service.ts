@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createUserQueries } from '../users/users.queries.ts';
 import { unmetPasswordText } from '../users/password-rules.ts';
+import { refuseCommonPassword } from '../users/common-passwords.ts';
 import { resolveFlowClient, requireTenantSwitch } from '../login-flow/flow-client.ts';
 import { checkUsername, usernameKinds, type VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createCodeService, type CodeService } from '../codes/codes.service.ts';
@@ -36,6 +37,7 @@ export function createRegistrationService(ctx: AppContext, codes: CodeService = 
       const { username, kind } = checkUsername(flow, body.username, usernameKinds(flow, 'register'), { requireCapability: true });
       const needs = unmetPasswordText(body.password, flow.tenant.passwordPolicy);
       if (needs) throw passwordPolicyError(needs);
+      await refuseCommonPassword(body.password);
       await ctx.recaptcha.verify(flow.client, body.recaptchaToken, meta.ip);
 
       const tenant = flow.tenant;

@@ -28,12 +28,12 @@ describe('registration and activation', () => {
   afterAll(() => server?.close());
 
   it('registers by e-mail, sends the code in the visitor language, activates with it, and then signs in', async () => {
-    const answer = await register({ username: '  Ann.Le@Example.COM ', password: 'secret1', name: 'Ann Le' }, 'en-US,en;q=0.9');
+    const answer = await register({ username: '  Ann.Le@Example.COM ', password: 'Lantern-42', name: 'Ann Le' }, 'en-US,en;q=0.9');
     expect(answer).toEqual({ status: 200, body: { username: 'ann.le@example.com', channel: 'email' } });
 
     const user = await userRow(server.ctx, 'demo', 'ann.le@example.com');
     expect(user).toMatchObject({ status: 'pending', name: 'Ann Le', email_verified: 0, locale: 'en', registration_method: 'password', phone_number: null });
-    expect(await verifySecret(user!.password_hash!, 'secret1')).toBe(true);
+    expect(await verifySecret(user!.password_hash!, 'Lantern-42')).toBe(true);
     expect(await server.ctx.users.recentPasswordHashes(user!.id, 5)).toEqual([user!.password_hash]);
     const mail = await lastMessage(server.ctx, 'ann.le@example.com');
     expect(mail).toMatchObject({ channel: 'email', subject: '[Passgate Demo] Your account activation code', code: expect.stringMatching(/^\d{6}$/) });
@@ -44,7 +44,7 @@ describe('registration and activation', () => {
     const browser = new TestBrowser();
     const rp = await relyingParty(server.url, 'demo-app', 'demo-secret');
     const challenge = await startSignIn(browser, server.url, await authorizationRequest(rp));
-    const early = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'ann.le@example.com', password: 'secret1' });
+    const early = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'ann.le@example.com', password: 'Lantern-42' });
     expect(early.status).toBe(403);
     expect(((await early.json()) as any).error.code).toBe(1011);
 
@@ -55,7 +55,7 @@ describe('registration and activation', () => {
 
     // The code is used; the account is active.
     expect(await confirm({ username: 'ann.le@example.com', code: mail!.code })).toMatchObject({ status: 400, body: { error: { code: 1013 } } });
-    const { tokens } = await signIn(server.url, rp, 'ann.le@example.com', 'secret1');
+    const { tokens } = await signIn(server.url, rp, 'ann.le@example.com', 'Lantern-42');
     expect(tokens.claims()).toMatchObject({ email: 'ann.le@example.com', email_verified: true, name: 'Ann Le' });
   });
 
@@ -65,7 +65,7 @@ describe('registration and activation', () => {
     const auth = await authorizationRequest(rp);
     const challenge = await startSignIn(browser, server.url, auth);
 
-    expect(await register({ username: '0912345001', password: 'secret1', name: 'Bình', challenge })).toEqual({ status: 200, body: { username: '0912345001', channel: 'sms' } });
+    expect(await register({ username: '0912345001', password: 'Lantern-42', name: 'Bình', challenge })).toEqual({ status: 200, body: { username: '0912345001', channel: 'sms' } });
     const sms = await lastMessage(server.ctx, '0912345001');
     expect(sms).toMatchObject({ channel: 'sms', subject: null });
     expect(sms!.text).toBe(`Passgate Demo: Mã kích hoạt tài khoản của bạn là ${sms!.code}, hiệu lực 10 phút. Không chia sẻ mã này với bất kỳ ai.`);
@@ -79,14 +79,14 @@ describe('registration and activation', () => {
   });
 
   it('refuses a challenge this browser did not start (1026, still pending, code unspent); activates without signing in for another tenant', async () => {
-    await register({ username: 'nochallenge@example.com', password: 'secret1', name: 'N' });
+    await register({ username: 'nochallenge@example.com', password: 'Lantern-42', name: 'N' });
     const code = await lastCode(server.ctx, 'nochallenge@example.com');
     expect(await confirm({ username: 'nochallenge@example.com', code, challenge: 'no-such-challenge' })).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'challenge' } } });
     expect(await userRow(server.ctx, 'demo', 'nochallenge@example.com')).toMatchObject({ status: 'pending' });
     expect(await confirm({ username: 'nochallenge@example.com', code })).toEqual({ status: 200, body: {} });
 
     const foreign = await startSignIn(new TestBrowser(), server.url, await authorizationRequest(await relyingParty(server.url, 'strict-app')));
-    await register({ username: 'foreign@example.com', password: 'secret1', name: 'F' });
+    await register({ username: 'foreign@example.com', password: 'Lantern-42', name: 'F' });
     const foreignCode = await lastCode(server.ctx, 'foreign@example.com');
     expect(await confirm({ username: 'foreign@example.com', code: foreignCode, challenge: foreign })).toEqual({ status: 200, body: {} });
     const interaction = await server.ctx.provider.Interaction.find(foreign);
@@ -112,25 +112,40 @@ describe('registration and activation', () => {
     expect(await confirm({ username: 'squat@example.com', code: ownerCode })).toEqual({ status: 200, body: {} });
   });
 
+  it('refuses a password on the list of common breached passwords (1104, field password), in any case, writing nothing and sending nothing', async () => {
+    const before = await userCount();
+    for (const password of ['password123', 'PASSWORD123', 'Qwerty123', 'iloveyou1']) {
+      expect(await register({ username: 'common@example.com', password, name: 'C' }, 'en')).toMatchObject({
+        status: 400,
+        body: { error: { code: 1104, field: 'password', message: 'This password is too common: it appears in lists of breached passwords' } },
+      });
+    }
+    expect(await userCount()).toBe(before);
+    expect(await messageCount(server.ctx, 'common@example.com')).toBe(0);
+
+    expect(await register({ username: 'common@example.com', password: 'Harbour-lights-93', name: 'C' })).toMatchObject({ status: 200, body: { channel: 'email' } });
+    expect(await userRow(server.ctx, 'demo', 'common@example.com')).toMatchObject({ status: 'pending' });
+  });
+
   it('refuses an address or number that belongs to an active account (409, 1020 / 1019), writing nothing', async () => {
     const before = await userCount();
-    expect(await register({ username: 'DEMO@example.com', password: 'secret1', name: 'X' })).toMatchObject({ status: 409, body: { error: { code: 1020, field: 'username' } } });
-    expect(await register({ username: '0912345001', password: 'secret1', name: 'X' })).toMatchObject({ status: 409, body: { error: { code: 1019, field: 'username' } } });
+    expect(await register({ username: 'DEMO@example.com', password: 'Lantern-42', name: 'X' })).toMatchObject({ status: 409, body: { error: { code: 1020, field: 'username' } } });
+    expect(await register({ username: '0912345001', password: 'Lantern-42', name: 'X' })).toMatchObject({ status: 409, body: { error: { code: 1019, field: 'username' } } });
     expect(await userCount()).toBe(before);
     expect(await messageCount(server.ctx, 'demo@example.com')).toBe(0);
   });
 
   it('applies the tenant switch (1303), the client capabilities (1301), the username policy (1016 / 1015) and the password policy (1002)', async () => {
     const before = await userCount();
-    expect(await register({ client_id: 'nope', username: 'a@example.com', password: 'secret1', name: 'A' })).toMatchObject({ status: 404, body: { error: { code: 1061 } } });
-    expect(await register({ client_id: 'closed-app', username: 'a@example.com', password: 'secret1', name: 'A' })).toMatchObject({ status: 403, body: { error: { code: 1303 } } });
+    expect(await register({ client_id: 'nope', username: 'a@example.com', password: 'Lantern-42', name: 'A' })).toMatchObject({ status: 404, body: { error: { code: 1061 } } });
+    expect(await register({ client_id: 'closed-app', username: 'a@example.com', password: 'Lantern-42', name: 'A' })).toMatchObject({ status: 403, body: { error: { code: 1303 } } });
     // partner-shop may only sign in by e-mail: it registers nobody.
-    expect(await register({ client_id: 'partner-shop', username: 'a@example.com', password: 'secret1', name: 'A' })).toMatchObject({ status: 403, body: { error: { code: 1301 } } });
-    expect(await register({ username: 'a@example', password: 'secret1', name: 'A' })).toMatchObject({
+    expect(await register({ client_id: 'partner-shop', username: 'a@example.com', password: 'Lantern-42', name: 'A' })).toMatchObject({ status: 403, body: { error: { code: 1301 } } });
+    expect(await register({ username: 'a@example', password: 'Lantern-42', name: 'A' })).toMatchObject({
       status: 400,
       body: { error: { code: 1016, field: 'username', message: 'a@example has an invalid format' } },
     });
-    expect(await register({ username: '091234', password: 'secret1', name: 'A' })).toMatchObject({ status: 400, body: { error: { code: 1015, message: '091234 has an invalid format' } } });
+    expect(await register({ username: '091234', password: 'Lantern-42', name: 'A' })).toMatchObject({ status: 400, body: { error: { code: 1015, message: '091234 has an invalid format' } } });
     expect(await register({ username: 'a@example.com', password: '12345', name: 'A' })).toMatchObject({
       status: 400,
       body: { error: { code: 1002, field: 'password', message: expect.stringContaining('at least 6 characters') } },
@@ -152,16 +167,16 @@ describe('registration and activation', () => {
     const before = await userCount();
     expect(await postJson(server.url, '/api/v1/users/register', '{"client_id": "demo-app", "username": ')).toMatchObject({ status: 400, body: { error: { code: 1000 } } });
     expect(await register({ username: 'b@example.com', name: 'B' })).toMatchObject({ status: 400, body: { error: { code: 1001, field: 'password' } } });
-    expect(await postJson(server.url, '/api/v1/users/register', { username: 'b@example.com', password: 'secret1', name: 'B' })).toMatchObject({
+    expect(await postJson(server.url, '/api/v1/users/register', { username: 'b@example.com', password: 'Lantern-42', name: 'B' })).toMatchObject({
       status: 400,
       body: { error: { code: 1001, field: 'client_id' } },
     });
-    expect(await register({ username: 'b@example.com', password: 'secret1', name: 'B'.repeat(256) })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'name' } } });
-    expect(await register({ username: 'b@example.com', password: 'secret1', name: '   ' })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'name' } } });
+    expect(await register({ username: 'b@example.com', password: 'Lantern-42', name: 'B'.repeat(256) })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'name' } } });
+    expect(await register({ username: 'b@example.com', password: 'Lantern-42', name: '   ' })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'name' } } });
     expect(await register({ username: 'b@example.com', password: 'p'.repeat(129), name: 'B' })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'password' } } });
-    expect(await register({ username: `${'b'.repeat(250)}@example.com`, password: 'secret1', name: 'B' })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'username' } } });
-    expect(await register({ username: 912345678, password: 'secret1', name: 'B' })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'username' } } });
-    expect(await register({ username: 'b@example.com', password: 'secret1', name: 'B', challenge: 'not a challenge!' })).toMatchObject({ status: 400, body: { error: { field: 'challenge' } } });
+    expect(await register({ username: `${'b'.repeat(250)}@example.com`, password: 'Lantern-42', name: 'B' })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'username' } } });
+    expect(await register({ username: 912345678, password: 'Lantern-42', name: 'B' })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'username' } } });
+    expect(await register({ username: 'b@example.com', password: 'Lantern-42', name: 'B', challenge: 'not a challenge!' })).toMatchObject({ status: 400, body: { error: { field: 'challenge' } } });
     expect(await userCount()).toBe(before);
 
     expect(await confirm({ username: 'b@example.com', code: '12345' })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'code' } } });
@@ -171,7 +186,7 @@ describe('registration and activation', () => {
   });
 
   it('refuses a code after 5 wrong tries (1026 even when right), once expired (1026), and when there is none (1026)', async () => {
-    await register({ username: 'tries@example.com', password: 'secret1', name: 'T' });
+    await register({ username: 'tries@example.com', password: 'Lantern-42', name: 'T' });
     const code = await lastCode(server.ctx, 'tries@example.com');
     for (let i = 0; i < 5; i += 1) {
       expect(await confirm({ username: 'tries@example.com', code: otherCode(code) })).toMatchObject({ status: 400, body: { error: { code: 1041 } } });
@@ -179,7 +194,7 @@ describe('registration and activation', () => {
     expect(await confirm({ username: 'tries@example.com', code })).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'code' } } });
     expect(await userRow(server.ctx, 'demo', 'tries@example.com')).toMatchObject({ status: 'pending' });
 
-    await register({ username: 'late@example.com', password: 'secret1', name: 'L' });
+    await register({ username: 'late@example.com', password: 'Lantern-42', name: 'L' });
     const late = await lastCode(server.ctx, 'late@example.com');
     await server.ctx.db.updateTable('one_time_codes').set({ expires_at: Date.now() - 1000 }).where('destination', '=', 'late@example.com').execute();
     expect(await confirm({ username: 'late@example.com', code: late })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
@@ -187,7 +202,7 @@ describe('registration and activation', () => {
   });
 
   it('resends a code to a pending account in its own language, and answers alike for every other username', async () => {
-    await register({ username: 'resend@example.com', password: 'secret1', name: 'R' }, 'en');
+    await register({ username: 'resend@example.com', password: 'Lantern-42', name: 'R' }, 'en');
     const first = await lastCode(server.ctx, 'resend@example.com');
     expect(await resend({ username: 'resend@example.com' })).toMatchObject({ status: 429, body: { error: { code: 1291 } } });
 
@@ -212,7 +227,7 @@ describe('registration and activation', () => {
     const before = await userCount();
     server.ctx.messaging.mail = { send: async () => Promise.reject(new Error('SMTP is down')) };
     try {
-      expect(await register({ username: 'unlucky@example.com', password: 'secret1', name: 'U' })).toEqual({
+      expect(await register({ username: 'unlucky@example.com', password: 'Lantern-42', name: 'U' })).toEqual({
         status: 503,
         body: { error: { code: 1292, message: 'We could not send the code, please try again' } },
       });
@@ -225,6 +240,6 @@ describe('registration and activation', () => {
     expect(JSON.parse(failures[0]!.details!)).toMatchObject({ purpose: 'activation', channel: 'email', reason: 'SMTP is down' });
     expect(await server.ctx.db.selectFrom('one_time_codes').select('id').where('destination', '=', 'unlucky@example.com').execute()).toEqual([]);
 
-    expect(await register({ username: 'unlucky@example.com', password: 'secret1', name: 'U' })).toMatchObject({ status: 200 });
+    expect(await register({ username: 'unlucky@example.com', password: 'Lantern-42', name: 'U' })).toMatchObject({ status: 200 });
   });
 });

@@ -9,6 +9,7 @@ import { inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
 import { AdminInputError, type AdminInputProblem } from '../admin-input-error.ts';
 import { createUserQueries } from './users.queries.ts';
 import { isRecentlyUsedPassword, unmetPasswordText } from './password-rules.ts';
+import { isCommonPassword } from './common-passwords.ts';
 
 export type UserStatus = 'pending' | 'active' | 'disabled';
 const STATUSES: readonly UserStatus[] = ['pending', 'active', 'disabled'];
@@ -56,16 +57,28 @@ export function toUserView(row: UserRow): UserView {
   };
 }
 
-function passwordProblems(password: string, tenant: TenantRecord): AdminInputProblem[] {
-  if (password.length === 0) return [{ field: 'password', message: 'is required' }];
-  const needs = unmetPasswordText(password, tenant.passwordPolicy);
-  return needs ? [{ field: 'password', message: `does not meet the password policy of tenant '${tenant.id}' (needs ${needs})` }] : [];
+export interface UserServiceOptions {
+  /**
+   * Refuse passwords on the list of common breached passwords, as registration and reset do: on
+   * for the command line, off for the demo seed and tests that set up accounts directly.
+   */
+  refuseCommonPasswords?: boolean;
 }
 
 /** Accounts created and passwords set by an operator (the command line) or the demo seed. */
-export function createUserService({ db }: { db: Kysely<Database> }) {
+export function createUserService({ db }: { db: Kysely<Database> }, options: UserServiceOptions = {}) {
   const tenants = createTenantQueries(db);
   const users = createUserQueries(db);
+
+  async function passwordProblems(password: string, tenant: TenantRecord): Promise<AdminInputProblem[]> {
+    if (password.length === 0) return [{ field: 'password', message: 'is required' }];
+    const needs = unmetPasswordText(password, tenant.passwordPolicy);
+    if (needs) return [{ field: 'password', message: `does not meet the password policy of tenant '${tenant.id}' (needs ${needs})` }];
+    if (options.refuseCommonPasswords && (await isCommonPassword(password))) {
+      return [{ field: 'password', message: 'is on the list of common breached passwords: choose another one' }];
+    }
+    return [];
+  }
 
   async function mustFindTenant(tenantId: string): Promise<TenantRecord> {
     const tenant = await tenants.findById(tenantId);
@@ -97,7 +110,7 @@ export function createUserService({ db }: { db: Kysely<Database> }) {
       else if (name.length > NAME_MAX_LENGTH) problems.push({ field: 'name', message: `must be at most ${NAME_MAX_LENGTH} characters` });
       const status = input.status ?? 'active';
       if (!STATUSES.includes(status)) problems.push({ field: 'status', message: `must be one of ${STATUSES.join(', ')}` });
-      problems.push(...passwordProblems(input.password, tenant));
+      problems.push(...(await passwordProblems(input.password, tenant)));
       if (problems.length > 0) throw new AdminInputError(problems);
 
       const passwordHash = await hashSecret(input.password);
@@ -137,7 +150,7 @@ export function createUserService({ db }: { db: Kysely<Database> }) {
       const normalized = normalizeUsername(username);
       const user = normalized ? await users.findByUsername(tenant.id, normalized) : undefined;
       if (!user) throw AdminInputError.of('username', `no user '${username}' in tenant '${tenant.id}'`);
-      const problems = passwordProblems(password, tenant);
+      const problems = await passwordProblems(password, tenant);
       if (problems.length > 0) throw new AdminInputError(problems);
       if (await isRecentlyUsedPassword(users, user, password, tenant.passwordHistorySize)) {
         throw AdminInputError.of('password', `was used recently: tenant '${tenant.id}' refuses the last ${tenant.passwordHistorySize} passwords`);
