@@ -4,6 +4,7 @@ import { AdminInputError, type AdminInputProblem } from '../features/admin-input
 import { createTenantService } from '../features/tenants/tenants.service.ts';
 import { createClientService } from '../features/clients/clients.service.ts';
 import { createUserService, type UserStatus } from '../features/users/users.service.ts';
+import { createSessionService } from '../features/sessions/sessions.service.ts';
 import { createKeyService, type SigningKeyView } from '../oidc/server-secrets.ts';
 import { CLIENT_FLAGS, TENANT_FLAGS, USER_FLAGS, buildInput, clientBase, tenantBase, type FlagSpec } from './flags.ts';
 
@@ -238,6 +239,17 @@ export const COMMANDS: Record<string, Command> = {
       const password = (values.password as string | undefined) ?? io.env.PASSGATE_PASSWORD ?? '';
       const user = await createUserService(ctx, OPERATOR_PASSWORDS).setPassword(values.tenant as string, values.username as string, password, { by: 'cli' });
       io.out(`Set the password of '${values.username as string}' (id ${user.id}) in tenant '${user.tenantId}'.`);
+    },
+  },
+  'user sign-out': {
+    flags: USER_FLAGS,
+    accepts: ['tenant', 'username'],
+    async run({ ctx, values, io }) {
+      requireFlags(values, USER_FLAGS, ['tenant', 'username']);
+      const { userId, delivered } = await createSessionService(ctx).signOutEverywhere(values.tenant as string, values.username as string, { by: 'cli' });
+      // The process exits after the command: the logout tokens must be on their way first (each within its timeout).
+      await delivered;
+      io.out(`Signed '${values.username as string}' (id ${userId}) out of every session; relying parties with back-channel logout were told.`);
     },
   },
 };

@@ -35,6 +35,8 @@ Commands:
   client remove --id <id>
   user create --tenant <tenant> (--email <address> | --phone <number>) --name <name> [--password <p>] [--status <s>]
   user set-password --tenant <tenant> --username <email or phone> [--password <p>]
+  user sign-out --tenant <tenant> --username <email or phone>
+                                       ends every session of the user; relying parties with back-channel logout are told
   keys list                            the signing keys and which of them sign
   keys rotate-signing                  new signing keys sign; the previous ones verify until the longest token lifetime has passed
   keys rotate-cookies                  a new cookie key signs; the previous two still verify

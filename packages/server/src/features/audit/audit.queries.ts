@@ -24,6 +24,7 @@ export type AuditEventType =
   | 'phone.changed'
   | 'account.deleted'
   | 'account.deletion_refused'
+  | 'sessions.ended'
   | 'mfa.enabled'
   | 'mfa.disabled'
   | 'mfa.method_changed'

@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TestBrowser } from '../../../test/browser.ts';
-import { relyingParty, signIn, oidc, type RelyingParty } from '../../../test/relying-party.ts';
+import { authorizationRequest, relyingParty, signIn, oidc, type RelyingParty } from '../../../test/relying-party.ts';
 import { accountSignIn, call, createAccount } from '../../../test/account.ts';
 import { createClient, endCooldown, lastCode, postJson } from '../../../test/visitor.ts';
 import { BACKCHANNEL_LOGOUT_TIMEOUT_MS } from '../../oidc/provider-fetch.ts';
+import { run } from '../../cli/main.ts';
 
 /**
  * OpenID Connect Back-Channel Logout 1.0 over real HTTP: relying parties of this test receive the
@@ -178,6 +179,36 @@ describe('back-channel logout', () => {
 
     const [delivery] = await eventually(() => (deliveredTo('/sid', before).length ? deliveredTo('/sid', before) : undefined));
     expect(await verifyLogoutToken(delivery!.logoutToken, 'bcl-sid')).toMatchObject({ sub: userId, sid: rpClaims.sid });
+  });
+
+  it('on an operator signing a user out (passgate user sign-out), tells the relying parties and ends the sessions', async () => {
+    const userId = await createAccount(server.ctx, { email: 'rp-admin@example.com' });
+    const browser = new TestBrowser();
+    const rpClaims = await signInTo('bcl-sid', 'rp-admin@example.com', 'Passw0rd!', browser);
+    const before = receiver.deliveries.length;
+
+    const { config } = server.ctx;
+    const env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: config.databaseUrl,
+      PUBLIC_URL: config.publicUrl,
+      OUTGOING_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+      ...(config.redisUrl ? { REDIS_URL: config.redisUrl, REDIS_KEY_PREFIX: config.redisKeyPrefix } : {}),
+    };
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await run(['user', 'sign-out', '--tenant', 'demo', '--username', 'rp-admin@example.com'], { out: (l) => out.push(l), err: (l) => err.push(l), env });
+    expect(code, err.join('\n')).toBe(0);
+    expect(out.join('\n')).toContain(userId);
+
+    // The command waits for its deliveries before it exits: the token is there already.
+    const [delivery] = deliveredTo('/sid', before);
+    expect(await verifyLogoutToken(delivery!.logoutToken, 'bcl-sid')).toMatchObject({ sub: userId, sid: rpClaims.sid });
+    // The session is gone: the relying party's next request asks for the login screen again.
+    const again = await authorizationRequest(rps['bcl-sid']!);
+    expect(new URL((await browser.follow(again.url, server.url)).url).pathname).toBe('/login');
+    expect((await server.ctx.audit.listForUser(userId)).map((e) => e.type)).toContain('sessions.ended');
   });
 
   it('does not let a relying party that never answers slow or fail the user, and only logs the client and the reason', async () => {
