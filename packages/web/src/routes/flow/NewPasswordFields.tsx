@@ -1,7 +1,8 @@
-import type { Ref } from 'react';
+import { useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PasswordPolicy } from '@passgate/contract';
 import { PasswordField } from '../../components/PasswordField.tsx';
+import { PasswordStrengthMeter } from '../../components/password-strength/PasswordStrengthMeter.tsx';
 import { PasswordRequirements } from './PasswordRequirements.tsx';
 
 interface Props {
@@ -20,11 +21,16 @@ interface Props {
   confirmRef?: Ref<HTMLInputElement>;
 }
 
-/** A new password (with the tenant's requirements beside its label) and its confirmation. */
+/**
+ * A new password (with the tenant's requirements beside its label and a strength meter under it)
+ * and its confirmation.
+ */
 export function NewPasswordFields(props: Props) {
   const { t } = useTranslation();
   const { idPrefix, labels } = props;
   const requirementsId = `${idPrefix}-password-requirements`;
+  const strengthId = `${idPrefix}-password-strength`;
+  const [touched, setTouched] = useState(false);
   return (
     <>
       <PasswordField
@@ -32,14 +38,19 @@ export function NewPasswordFields(props: Props) {
         name="new-password"
         label={t(labels === 'password' ? 'fields.password' : 'fields.newPassword')}
         value={props.password}
-        onChange={(event) => props.onPasswordChange(event.target.value)}
+        onChange={(event) => {
+          setTouched(true);
+          props.onPasswordChange(event.target.value);
+        }}
+        onFocus={() => setTouched(true)}
         inputRef={props.passwordRef}
         autoComplete="new-password"
         required
         error={props.passwordError}
-        describedBy={requirementsId}
+        describedBy={`${requirementsId} ${strengthId}`}
         labelAdornment={<PasswordRequirements policy={props.policy} descriptionId={requirementsId} />}
       />
+      <PasswordStrengthMeter id={strengthId} password={props.password} active={touched || props.password !== ''} />
       <PasswordField
         id={`${idPrefix}-confirm-password`}
         name="confirm-password"
