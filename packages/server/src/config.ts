@@ -77,7 +77,7 @@ const envSchema = z.object({
   /** Facebook's Graph API (debug_token, /me), with its version; changed only for tests or a proxy. */
   FACEBOOK_GRAPH_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v19.0'),
   /**
-   * Comma-separated hosts that outgoing fetches of third-party URLs (profile pictures) may reach
+   * Comma-separated hosts that outgoing fetches of third-party URLs (profile pictures, back-channel logout endpoints) may reach
    * although they resolve to internal addresses: for the local stand-ins of tests only.
    */
   OUTGOING_ALLOW_PRIVATE_HOSTS: z.string().optional(),
