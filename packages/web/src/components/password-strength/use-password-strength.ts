@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { StrengthScore } from './zxcvbn.ts';
+// A type-only import: erased from the build, so zxcvbn stays out of this chunk.
+import type { StrengthScore, scorePassword } from './zxcvbn.ts';
 
-type Scorer = typeof import('./zxcvbn.ts').scorePassword;
+type Scorer = typeof scorePassword;
 
 let loading: Promise<Scorer> | undefined;
 

@@ -187,6 +187,20 @@ describe('Register screen', () => {
     expect(registerButton()).toBeEnabled();
   });
 
+  it('says a too common password (1104) beside the password field, under a strength meter', async () => {
+    await renderRegister({}, apiError(400, 1104, 'too common', 'password'));
+    const user = userEvent.setup();
+    await fill(user, { password: 'Password123' });
+    expect(await screen.findByRole('meter', { name: 'Password strength' })).toHaveAttribute('aria-valuetext', 'Weak');
+    await user.click(screen.getByRole('checkbox', { name: /I agree/ }));
+    await user.click(registerButton());
+    const message = 'This password is too common and appears in data breaches, please choose another one';
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    const password = screen.getByLabelText(/^Password/, { selector: 'input' });
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(password).toHaveAccessibleDescription(expect.stringContaining(message));
+  });
+
   it('marks the password field for a 1002 naming it', async () => {
     await renderRegister({}, apiError(400, 1002, 'Invalid field', 'password'));
     const user = userEvent.setup();
