@@ -115,10 +115,25 @@ async function measure(name, pageUrl, browser) {
   };
 }
 
+/**
+ * One run, tried again when Lighthouse itself fails to record it (NO_FCP, NO_NAVSTART: its trace
+ * of a page load on a busy machine), which says nothing about the page.
+ */
+async function measureOnce(name, pageUrl, browser) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(name, pageUrl, browser);
+    } catch (error) {
+      if (attempt >= 3 || !/NO_FCP|NO_NAVSTART|NO_LCP/.test(String(error))) throw error;
+      process.stderr.write(`${String(error.message)}: running it again\n`);
+    }
+  }
+}
+
 /** The run with the median performance score of RUNS runs of one page. */
 async function measureMedian(name, pageUrl, browser) {
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await measure(name, pageUrl, browser));
+  for (let i = 0; i < RUNS; i++) runs.push(await measureOnce(name, pageUrl, browser));
   runs.sort((a, b) => a.performance - b.performance || b.lcpMs - a.lcpMs);
   return runs[Math.floor(runs.length / 2)];
 }
