@@ -20,10 +20,14 @@ options.vnode = (vnode: VNode) => {
   if (typeof vnode.type === 'string' && props.autoFocus) {
     const ref = vnode.ref as Ref<HTMLElement> | null | undefined;
     vnode.ref = (element: HTMLElement | null) => {
-      // Once per element, as React does on mount: a re-render must not pull the focus back.
+      // Once per element, as React does on mount: a re-render must not pull the focus back. After
+      // the whole render is in the page (a microtask, still before it paints): focus() lays the page
+      // out, and mid-render that layout would be thrown away and done again.
       if (element && !focusedOnMount.has(element)) {
         focusedOnMount.add(element);
-        element.focus();
+        queueMicrotask(() => {
+          if (element.isConnected) element.focus();
+        });
       }
       setRef(ref, element);
     };
