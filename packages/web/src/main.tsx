@@ -8,7 +8,6 @@ import { initI18n } from './i18n/i18n.ts';
 import { queryLocale, resolveLocale, storedLocale } from './i18n/language.ts';
 import { startFirstScreenRequests } from './lib/early-requests.ts';
 import { loadRuntimeConfig } from './lib/runtime-config.ts';
-import './lib/preact-autofocus.ts';
 
 async function start(): Promise<void> {
   const container = document.getElementById('root');
