@@ -1,7 +1,7 @@
 import { UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
-import { announceSignOut, offerSessionToOtherTabs, sessionFromOtherTab } from './tab-session.ts';
+import { announceSession, announceSignOut, offerSessionToOtherTabs, sessionFromOtherTab } from './tab-session.ts';
 
 /**
  * The account area is a public client of the provider (`account`): authorization code with PKCE,
@@ -33,7 +33,9 @@ export function userManager(): UserManager {
 /** This tab's session, else one another tab of the account area holds; null when neither has one. */
 export async function currentSession(): Promise<User | null> {
   const users = userManager();
-  return (await users.getUser()) ?? (await sessionFromOtherTab(users));
+  const user = (await users.getUser()) ?? (await sessionFromOtherTab(users));
+  if (user) announceSession();
+  return user;
 }
 
 /** Only paths of this app are returned to after sign-in (no open redirect through the state). */
@@ -55,7 +57,12 @@ const callbacks = new Map<string, Promise<User>>();
 export function completeSignIn(url: string = window.location.href): Promise<User> {
   let pending = callbacks.get(url);
   if (!pending) {
-    pending = userManager().signinRedirectCallback(url);
+    pending = userManager()
+      .signinRedirectCallback(url)
+      .then((user) => {
+        announceSession();
+        return user;
+      });
     callbacks.set(url, pending);
   }
   return pending;

@@ -9,8 +9,36 @@ import { User, type UserManager } from 'oidc-client-ts';
  * offering a session the user ended.
  */
 const CHANNEL_NAME = 'passgate.account-session';
-/** How long a new tab waits for another tab before it signs in through the provider. */
-export const ANSWER_WAIT_MS = 400;
+/**
+ * How long a new tab waits for another tab before it signs in through the provider: only when some
+ * tab of this browser said it holds a session, so a first visit goes to sign in at once, and long
+ * enough for a busy machine's background tab to answer.
+ */
+export const ANSWER_WAIT_MS = 1500;
+/** In localStorage: that a tab of this browser holds a session (a flag, never a token). */
+const PRESENCE_KEY = 'passgate.account-session-open';
+
+function setPresence(open: boolean): void {
+  try {
+    if (open) window.localStorage.setItem(PRESENCE_KEY, '1');
+    else window.localStorage.removeItem(PRESENCE_KEY);
+  } catch {
+    // Without storage every new tab just asks and waits.
+  }
+}
+
+function presence(): boolean {
+  try {
+    return window.localStorage.getItem(PRESENCE_KEY) === '1';
+  } catch {
+    return true;
+  }
+}
+
+/** Says this browser has a tab with a session, so that new tabs ask for it. */
+export function announceSession(): void {
+  setPresence(true);
+}
 
 type Message = { type: 'ask' } | { type: 'session'; user: string } | { type: 'signed-out' };
 
@@ -43,7 +71,7 @@ export function offerSessionToOtherTabs(users: UserManager): void {
 /** A live session from another tab, stored as this tab's own; null when none answers in time. */
 export function sessionFromOtherTab(users: UserManager): Promise<User | null> {
   const ch = sessionChannel(users);
-  if (!ch) return Promise.resolve(null);
+  if (!ch || !presence()) return Promise.resolve(null);
   return new Promise((resolve) => {
     const onMessage = (event: MessageEvent<Message>) => {
       if (event.data?.type !== 'session') return;
@@ -74,5 +102,6 @@ export function sessionFromOtherTab(users: UserManager): Promise<User | null> {
 
 /** Tells the other tabs the user signed out, so none hands the ended session to a new tab. */
 export function announceSignOut(): void {
+  setPresence(false);
   channel?.postMessage({ type: 'signed-out' } satisfies Message);
 }
