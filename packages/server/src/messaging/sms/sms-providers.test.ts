@@ -116,7 +116,7 @@ describe('Passgate sending SMS through Twilio (fake gateway)', () => {
   });
 
   it('registers by phone: the activation SMS in Vietnamese with the code reaches the provider', async () => {
-    const answer = await postJson(server.url, '/api/v1/users/register', { client_id: 'demo-app', username: '0911222333', password: 'secret1', name: 'Lan' }, 'vi');
+    const answer = await postJson(server.url, '/api/v1/users/register', { client_id: 'demo-app', username: '0911222333', password: 'Lantern-Quay7', name: 'Lan' }, 'vi');
     expect(answer).toEqual({ status: 200, body: { username: '0911222333', channel: 'sms' } });
     expect(gateway.requests).toHaveLength(1);
     const form = Object.fromEntries(new URLSearchParams(gateway.requests[0]!.body));
@@ -131,7 +131,7 @@ describe('Passgate sending SMS through Twilio (fake gateway)', () => {
   it('answers 503/1292 when the provider refuses, writing nothing, with one sms.send_failed record', async () => {
     gateway.answer = { status: 400, body: { code: 21614, message: "'To' number is not a valid mobile number" } };
     const before = await userCount();
-    const answer = await postJson(server.url, '/api/v1/users/register', { client_id: 'demo-app', username: '0911222444', password: 'secret1', name: 'Minh' });
+    const answer = await postJson(server.url, '/api/v1/users/register', { client_id: 'demo-app', username: '0911222444', password: 'Lantern-Quay7', name: 'Minh' });
     expect(answer).toEqual({ status: 503, body: { error: { code: 1292, message: 'We could not send the code, please try again' } } });
     expect(await userCount()).toBe(before);
     expect(await userRow(server.ctx, 'demo', '0911222444')).toBeUndefined();
