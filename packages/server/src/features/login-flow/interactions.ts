@@ -1,6 +1,6 @@
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
-import { ErrorCode } from '@passgate/contract';
+import { ErrorCode, type LoginRequestInfo } from '@passgate/contract';
 import { ApiError } from '../../plugins/errors.ts';
 import type { BrowserHold } from '../../plugins/browser-binding.ts';
 
@@ -41,6 +41,14 @@ export function loadInteractionForSecondDevice(provider: Provider, uid: string):
 
 export function interactionClientId(interaction: Interaction): string {
   return String(interaction.params.client_id);
+}
+
+/** What the sign-in screens need of the relying party's request: its login_hint and ui_locales. */
+export function oidcContextOf(interaction: Interaction): LoginRequestInfo['oidcContext'] {
+  return {
+    ...(typeof interaction.params.login_hint === 'string' ? { loginHint: interaction.params.login_hint } : {}),
+    ...(typeof interaction.params.ui_locales === 'string' ? { uiLocales: interaction.params.ui_locales } : {}),
+  };
 }
 
 /** Grants the requested scopes and claims to the client for this account (first-party: no consent screen). */

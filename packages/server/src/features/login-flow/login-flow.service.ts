@@ -16,7 +16,7 @@ import { accountBudgetKey, consume } from '../../plugins/rate-limits.ts';
 import { dummySecretHash, refuseWhenArgon2Overloaded, verifySecret } from '../../lib/passwords.ts';
 import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts';
 import { resolveFlowClient } from './flow-client.ts';
-import { completeConsent, completeLogin, interactionClientId, loadInteraction, loadInteractionForSecondDevice, requireHeldInteraction } from './interactions.ts';
+import { completeConsent, completeLogin, interactionClientId, loadInteraction, oidcContextOf, loadInteractionForSecondDevice, requireHeldInteraction } from './interactions.ts';
 import { passwordExpiry } from './password-expiry.ts';
 import { accountLocked, countFailedPassword, countFailedUsername, usernameLockedUntil } from './lockout.ts';
 import { createMfaLoginService } from '../mfa/mfa-login.service.ts';
@@ -61,10 +61,7 @@ export function createLoginFlowService(ctx: AppContext) {
         challenge,
         skip: false,
         client: toPublicClient(client, tenant),
-        oidcContext: {
-          ...(typeof interaction.params.login_hint === 'string' ? { loginHint: interaction.params.login_hint } : {}),
-          ...(typeof interaction.params.ui_locales === 'string' ? { uiLocales: interaction.params.ui_locales } : {}),
-        },
+        oidcContext: oidcContextOf(interaction),
       };
       // Already signed in and the request does not force a sign-in: only the grant is missing.
       const accountId = interaction.session?.accountId;

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { BrowserHold } from '../../plugins/browser-binding.ts';
 import { toPublicClient } from '../clients/clients.queries.ts';
 import { resolveFlowClient } from './flow-client.ts';
-import { interactionClientId, loadInteraction } from './interactions.ts';
+import { interactionClientId, loadInteraction, oidcContextOf } from './interactions.ts';
 
 /**
  * What GET /api/v1/requests/login/{challenge} would answer the browser loading /login, for the page
@@ -21,10 +21,7 @@ export async function loginRequestForPage(ctx: AppContext, challenge: string, br
       challenge,
       skip: false,
       client: toPublicClient(client, tenant),
-      oidcContext: {
-        ...(typeof interaction.params.login_hint === 'string' ? { loginHint: interaction.params.login_hint } : {}),
-        ...(typeof interaction.params.ui_locales === 'string' ? { uiLocales: interaction.params.ui_locales } : {}),
-      },
+      oidcContext: oidcContextOf(interaction),
     };
   } catch {
     return null;
