@@ -74,8 +74,9 @@ describe('the production process (node packages/server/dist/main.js)', () => {
 
   it('is what npm start runs', () => {
     const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    // Plain node, with the heap settings the README gives operators (a small young generation).
-    expect(scripts['start:server']).toBe('node --max-semi-space-size=4 packages/server/dist/main.js');
+    // Plain node, with the heap settings the README gives operators (a small young generation, and
+    // an old generation at most 256 MiB, which V8 grows as for a small device).
+    expect(scripts['start:server']).toBe('node --max-semi-space-size=4 --max-old-space-size=256 packages/server/dist/main.js');
     expect(scripts.start).toMatch(/npm run build\b.*&& npm run start:server$/);
     expect(scripts['build:server']).toBe('node scripts/build-server.mjs');
   });
