@@ -143,15 +143,19 @@ export async function migrateToLatest(db: Db, engine: DbEngine): Promise<string[
   for (let attempt = 1; ; attempt += 1) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    // Kysely looks for its migration table among every schema's tables; a schema that someone
-    // else drops meanwhile (another application, a test run) fails that look-up with 3F000. It
-    // says nothing about ours: look again. Each migration runs in its own locked transaction.
-    if (attempt < 5 && isOtherSchemaDropped(error, migrationTableSchema)) continue;
+    // Before taking its lock, Kysely looks for its migration tables among every schema's tables
+    // and columns. DDL running meanwhile (another schema dropped by another application or test
+    // run, or a sibling instance migrating ours) can fail that catalogue read with "schema",
+    // "relation" or "column does not exist": nothing has run yet (no results), so look again.
+    // A migration that fails comes with results and is not retried.
+    if (attempt < 5 && results === undefined && isCatalogueRace(error)) continue;
     throw error instanceof Error ? error : new Error(String(error));
   }
 }
 
-function isOtherSchemaDropped(error: unknown, ours: string | undefined): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return code === '3F000' && typeof message === 'string' && ours !== undefined && !message.includes(`"${ours}"`);
+/** invalid_schema_name, undefined_table, undefined_column, and the catalogue's own 'cache lookup failed'. */
+const CATALOGUE_RACE_CODES = new Set(['3F000', '42P01', '42703', 'XX000']);
+
+function isCatalogueRace(error: unknown): boolean {
+  return CATALOGUE_RACE_CODES.has(String((error as { code?: unknown } | undefined)?.code));
 }
