@@ -148,7 +148,7 @@ describe('Login screen', () => {
     await fillAndSubmit('demo@example.com', 'Wrong-pass1');
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(message);
-    expect(alert).toHaveFocus();
+    await waitFor(() => expect(alert).toHaveFocus());
   });
 
   it("shows 'Cannot connect to Server' when the login call gets no answer", async () => {

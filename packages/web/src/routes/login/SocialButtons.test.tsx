@@ -148,7 +148,7 @@ describe('Google and Facebook buttons on the Login screen', () => {
     await userEvent.setup().click(button);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(message);
-    expect(alert).toHaveFocus();
+    await waitFor(() => expect(alert).toHaveFocus());
     expect(button).toBeEnabled();
     expect(assign).not.toHaveBeenCalled();
   });

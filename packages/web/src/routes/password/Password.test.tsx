@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { Route, Routes } from 'react-router';
@@ -123,7 +123,7 @@ describe('Password update screen', () => {
     await fill({});
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('This password has already been used');
-    expect(alert).toHaveFocus();
+    await waitFor(() => expect(alert).toHaveFocus());
     const field = screen.getByLabelText(/^New password/, { selector: 'input' });
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(field).toHaveAccessibleDescription(expect.stringContaining('This password has already been used'));

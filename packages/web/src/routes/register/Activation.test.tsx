@@ -93,7 +93,7 @@ describe('Activation screen', () => {
     await user.keyboard('{Enter}');
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Username or activation code is not valid');
-    expect(alert).toHaveFocus();
+    await waitFor(() => expect(alert).toHaveFocus());
     expect(screen.getByLabelText(/^Activation code/)).toHaveAttribute('aria-invalid', 'true');
   });
 

@@ -182,7 +182,7 @@ describe('Register screen', () => {
     await user.click(registerButton());
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(message);
-    expect(alert).toHaveFocus();
+    await waitFor(() => expect(alert).toHaveFocus());
     expect(screen.getByLabelText(/^Email or phone number/)).toHaveAttribute('aria-invalid', 'true');
     expect(registerButton()).toBeEnabled();
   });
