@@ -25,6 +25,8 @@ export const ErrorCode = {
   NoActiveCredentials: 1027,
   /** Not in the catalogue's table: the authenticator is already registered (SPEC.md's 'This device is already registered'). */
   DeviceAlreadyRegistered: 1028,
+  /** Not in the catalogue's table: a passkey sign-in with a credential this tenant does not know (deleted, or registered elsewhere). */
+  PasskeyUnknown: 1029,
   PasswordReused: 1031,
   CodeInvalid: 1040,
   ActivationCodeInvalid: 1041,
@@ -48,6 +50,10 @@ export const ErrorCode = {
   PasswordExpired: 1103,
   /** Not in the catalogue's table: a new password that is on the list of common breached passwords. */
   PasswordTooCommon: 1104,
+  /** Not in the catalogue's table: a password change for an account that has no password (it signs in with Google, Facebook, a phone code or a device). */
+  NoPasswordToChange: 1105,
+  /** Not in the catalogue's table: the session to sign out is the one making the request (sign out instead). */
+  SessionIsCurrent: 1110,
   /** Not in the catalogue's table: an unfinished poll, which the SPA passes over silently. */
   Pending: 1200,
   /** Not in the catalogue's table: too many requests from this address or for this account. */
@@ -66,6 +72,18 @@ export const ErrorCode = {
   ClientLacksPermission: 1301,
   UserBlocked: 1302,
   TenantDisallows: 1303,
+  /**
+   * Not in the catalogue's table: an administrator (operator or tenant admin) has no 2-step
+   * verification (an authenticator app or a device) yet; the admin console sends them to set it up.
+   */
+  AdminNeedsTwoStep: 1304,
+  /**
+   * Not in the catalogue's table (409): the account is not in a state the admin action applies to
+   * (disabling a disabled account, turning off 2-step that is off): it changed since the page loaded.
+   */
+  AdminStateConflict: 1305,
+  /** Not in the catalogue's table (409): an administrator may not disable or delete their own account from the console. */
+  AdminOwnAccount: 1306,
   /** Not in the catalogue's table: the route does not exist. */
   NotFound: 1404,
   /** Not in the catalogue's table: an unexpected server failure (no detail is ever given). */
@@ -94,6 +112,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   1026: 'Your request has expired, please retry',
   1027: 'You do not have any active credentials',
   1028: 'This device is already registered',
+  1029: 'This passkey is not registered here: log in another way',
   1031: 'This password has already been used',
   1040: 'Verification code is not valid',
   1041: 'Username or activation code is not valid',
@@ -116,6 +135,8 @@ export const errorMessages: Record<ErrorCode, string> = {
   1102: 'User is not authenticated or credentials are invalid',
   1103: 'Your password has expired',
   1104: 'This password is too common: it appears in lists of breached passwords',
+  1105: 'This account has no password to change: it signs in another way',
+  1110: 'This is the session you are using: sign out instead',
   1200: 'Pending',
   1290: 'Too many requests, please try again later',
   1291: 'A code was sent a moment ago, please wait before asking for another one',
@@ -125,6 +146,9 @@ export const errorMessages: Record<ErrorCode, string> = {
   1301: 'The client does not have permission for this action',
   1302: 'User is temporarily blocked',
   1303: 'The tenant does not allow this action',
+  1304: 'Set up 2-step verification to use the admin console',
+  1305: 'The account is no longer in a state this action applies to',
+  1306: 'You cannot do this to your own account from the admin console',
   1404: 'Not found',
   1500: 'Internal Server Error',
 };

@@ -11,6 +11,7 @@ import { registerBrowserBinding } from './plugins/browser-binding.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { answerUnknownProviderPathsWithJson404, asPublicRequest } from './oidc/public-request.ts';
 import { logProviderServerErrors } from './oidc/provider-dependency-errors.ts';
+import { discoveryAliasRoutes } from './oidc/discovery-aliases.routes.ts';
 import { registerRequestIdHeader, requestIdOptions } from './plugins/request-id.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
@@ -22,10 +23,14 @@ import { registrationRoutes } from './features/registration/registration.routes.
 import { passwordRecoveryRoutes } from './features/password-recovery/password-recovery.routes.ts';
 import { passwordlessRoutes } from './features/passwordless/passwordless.routes.ts';
 import { webauthnRoutes } from './features/webauthn/webauthn.routes.ts';
+import { passkeyRoutes } from './features/webauthn/passkey.routes.ts';
 import { socialRoutes } from './features/social/social.routes.ts';
 import { tenantRoutes } from './features/tenants/tenants.routes.ts';
 import { runtimeConfigRoutes } from './features/runtime-config.routes.ts';
 import { outboxRoutes } from './features/outbox/outbox.routes.ts';
+import { adminRoutes } from './features/admin/admin.routes.ts';
+import { activeSessionsRoutes } from './features/sessions/active-sessions.routes.ts';
+import { registerNewBrowserNotices } from './features/known-browsers/new-browser-notice.ts';
 
 export interface BuildOptions {
   /** Log output; tests silence it. */
@@ -77,10 +82,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(passwordRecoveryRoutes, { ctx });
   await app.register(passwordlessRoutes, { ctx });
   await app.register(webauthnRoutes, { ctx });
+  await app.register(passkeyRoutes, { ctx });
   await app.register(socialRoutes, { ctx });
   await app.register(tenantRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
+  await app.register(activeSessionsRoutes, { ctx });
   await app.register(runtimeConfigRoutes, { ctx });
+  await app.register(adminRoutes, { ctx, prefix: '/api/admin/v1' });
   if (config.devTools) {
     await app.register(outboxRoutes, { ctx });
     // openid-client is for the demo relying party only: production never loads it.
@@ -90,10 +98,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
   await app.register(healthRoutes, { ctx });
+  await app.register(discoveryAliasRoutes, { publicUrl: config.publicUrl });
 
   await app.register(middie, { hook: 'onRequest' });
   answerUnknownProviderPathsWithJson404(ctx.provider);
   logProviderServerErrors(ctx.provider, app.log);
+  registerNewBrowserNotices(ctx);
   app.use('/oidc', asPublicRequest(config.publicUrl, ctx.provider.callback()));
 
   await registerSpa(app, ctx);

@@ -94,6 +94,9 @@ const envSchema = z.object({
   /** argon2 jobs allowed to wait for a slot; one more is answered 503 at once. Default: 8 per slot. */
   ARGON2_MAX_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
   CODE_SENDS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  CODE_CHECKS_PER_IP_PER_15_MIN: z.coerce.number().int().min(1).default(100),
+  /** A local MaxMind DB file (GeoLite2-City or GeoIP2-City .mmdb): the session list shows an approximate place for each address. Never an online service. */
+  GEOIP_DB: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -136,9 +139,11 @@ export interface Config {
   outgoing: { allowPrivateHosts: string[] };
   devTools: boolean;
   ttl: { accessToken: number; idToken: number; refreshToken: number; session: number; interaction: number };
-  rateLimit: { loginPerIp: number; lockoutAfterFailures: number; codeSendsPerIpPerHour: number };
+  rateLimit: { loginPerIp: number; lockoutAfterFailures: number; codeSendsPerIpPerHour: number; codeChecksPerIpPer15Min: number };
   argon2: Argon2Limits;
   webDistDir: string;
+  /** GEOIP_DB: the local GeoIP database, if any (opened at start-up; a file that cannot be read stops it). */
+  geoipDb: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -239,9 +244,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       session: env.SESSION_TTL,
       interaction: 600,
     },
-    rateLimit: { loginPerIp: env.LOGIN_RATE_LIMIT_PER_IP, lockoutAfterFailures: env.LOGIN_LOCKOUT_AFTER_FAILURES, codeSendsPerIpPerHour: env.CODE_SENDS_PER_IP_PER_HOUR },
+    rateLimit: { loginPerIp: env.LOGIN_RATE_LIMIT_PER_IP, lockoutAfterFailures: env.LOGIN_LOCKOUT_AFTER_FAILURES, codeSendsPerIpPerHour: env.CODE_SENDS_PER_IP_PER_HOUR, codeChecksPerIpPer15Min: env.CODE_CHECKS_PER_IP_PER_15_MIN },
     argon2: argon2Limits(env.ARGON2_CONCURRENCY, env.ARGON2_MAX_QUEUE),
     webDistDir: join(packageRoot(import.meta.url), '../web/dist'),
+    geoipDb: env.GEOIP_DB,
     ...overrides,
   };
 }

@@ -22,6 +22,7 @@ import { createMetrics, type Metrics } from './lib/metrics.ts';
 import { checkClientSecret } from './features/clients/client-secrets.ts';
 import { setArgon2Limits } from './lib/passwords.ts';
 import { createBackchannelLogout, type BackchannelLogout } from './features/sessions/backchannel-logout.ts';
+import { watchSessionActivity } from './features/sessions/session-activity.ts';
 
 /**
  * Everything the server is made of, wired once (plain factories, no container). `buildApp` turns it
@@ -99,6 +100,8 @@ export async function createAppContext(config: Config, options: { logStream?: De
       return check.matches;
     },
   });
+  // The Security page's session list: sign-ins and refreshes as the provider completes them.
+  watchSessionActivity({ db, provider, log, tenantOf: async (id) => (await users.findById(id))?.tenant_id, sessionTtlSeconds: config.ttl.session });
 
   return {
     config,

@@ -1,7 +1,9 @@
+import { noticesIdle } from './features/known-browsers/notice-delivery.ts';
 import { loadConfig, ConfigError } from './config.ts';
 import { createAppContext } from './context.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './seed/demo-seed.ts';
+import { ensureAdminConsoleClient } from './features/admin/admin-console-client.ts';
 import { purgeExpiredPayloads } from './oidc/adapter.ts';
 import { startupFailureMessage } from './db/startup.ts';
 import { startMetricsServer } from './plugins/metrics.ts';
@@ -47,6 +49,8 @@ async function main(): Promise<void> {
     exit(1);
   }
   if (config.seedDemo) await seedDemo(ctx);
+  // The admin console's own client, in every mode (once its tenant exists).
+  await ensureAdminConsoleClient(ctx);
   const app = await buildApp(ctx, { logStream });
   const metricsServer = await startMetricsServer(ctx.metrics.registry, config, app.log);
 
@@ -79,6 +83,9 @@ async function main(): Promise<void> {
     setInterval(() => app.server.closeIdleConnections(), 100).unref();
     app
       .close()
+      // Security notices go out after their sign-in's answer; they need the database and the mail
+      // client, so they finish (each within its own timeout) before those close.
+      .then(() => noticesIdle(ctx))
       .then(() => ctx.close())
       .then(
         () => exit(0),

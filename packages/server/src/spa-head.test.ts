@@ -56,6 +56,9 @@ describe('the head of an SPA page', () => {
     expect(images('https://cdn.example/a.png?x=1&y="2"<')).toEqual(['https://cdn.example/a.png?x=1&amp;y=&quot;2&quot;&lt;']);
     expect(images('javascript:alert(1)')).toEqual([]);
     expect(images('//evil.example/x.png')).toEqual([]);
+    // Asked for before the chunks: on a slow network the logo (the largest paint) is not queued behind them.
+    const head = spaHead.render('/register', 'vi', config, { images: ['/themes/logo.svg'] });
+    expect(head.indexOf('as="image"')).toBeLessThan(head.indexOf('rel="modulepreload"'));
   });
 
   it('gives only the configuration without a build manifest', async () => {

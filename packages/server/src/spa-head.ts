@@ -56,7 +56,7 @@ export class SpaHead {
     const pictures = images.filter(isFetchableImage).map((href) => `<link rel="preload" as="image" href="${escapeAttribute(href)}">`);
     const data = [`<script type="application/json" id="${CONFIG_ELEMENT_ID}">${jsonForScript(config)}</script>`];
     if (loginRequest) data.push(`<script type="application/json" id="${LOGIN_REQUEST_ELEMENT_ID}">${jsonForScript(loginRequest)}</script>`);
-    return [...data, ...preloads, ...pictures].join('');
+    return [...data, ...pictures, ...preloads].join('');
   }
 }
 
@@ -68,12 +68,12 @@ export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-function escapeAttribute(value: string): string {
+export function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** A path of this site or an http(s) address: nothing else (javascript:, data:) is worth a preload. */
-function isFetchableImage(href: string): boolean {
+export function isFetchableImage(href: string): boolean {
   if (href.startsWith('/') && !href.startsWith('//')) return true;
   try {
     return ['http:', 'https:'].includes(new URL(href).protocol);

@@ -131,4 +131,19 @@ describe('pages of the single-page app', () => {
     // Another browser knows the challenge but not the interaction cookie: its page carries nothing.
     expect(await inPage(new TestBrowser())).toEqual({ cache: 'no-cache', info: null });
   });
+
+  it("draws the client's frame and logo before the scripts run, on /login and /register of the browser that holds the request only", async () => {
+    const browser = new TestBrowser();
+    const challenge = await startSignIn(browser, server.url, await authorizationRequest(await relyingParty(server.url, 'demo-app', 'demo-secret')));
+    const shellOf = async (holder: TestBrowser, path: string) => {
+      const html = await (await holder.fetch(`${server.url}${path}?challenge=${challenge}`)).text();
+      return /<div id="passgate-shell"[^>]*>.*?<\/div><\/div><\/div>(?=<div id="root">)/.exec(html)?.[0] ?? null;
+    };
+    const login = await shellOf(browser, '/login');
+    expect(login).toContain('aria-hidden="true"');
+    expect(login).toMatch(/<img src="[^"]*\/themes\/demo-app-logo\.svg" alt="" style="max-height:64px;margin-bottom:16px">/);
+    expect(await shellOf(browser, '/register')).toContain('max-height:56px');
+    expect(await shellOf(browser, '/password/recover')).toBeNull();
+    expect(await shellOf(new TestBrowser(), '/login')).toBeNull();
+  });
 });

@@ -12,6 +12,7 @@ import { readBrowserHold } from './plugins/browser-binding.ts';
 import { runtimeConfigOf } from './features/runtime-config.routes.ts';
 import { loginRequestForPage } from './features/login-flow/login-request-in-page.ts';
 import { injectHead, SpaHead } from './spa-head.ts';
+import { hasSignInShell, injectShell, SHELL_STYLE, signInShell } from './sign-in-shell.ts';
 
 /**
  * The single-page app: hashed assets (precompressed at build time) cached for long, every other
@@ -70,7 +71,9 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     const head = (await loadHead()).render(path, locale, await runtimeConfigOf(ctx), { images, loginRequest, clientLocale });
     // A page that carries a sign-in request (its login_hint may be an address) is for this browser only.
     const cache = loginRequest ? 'private, no-store' : 'no-cache';
-    return reply.type('text/html; charset=utf-8').header('cache-control', cache).send(injectHead(indexHtml, head));
+    // The screen the request shows is known here: its frame and logo paint before the scripts run.
+    const page = loginRequest && hasSignInShell(path) ? injectShell(indexHtml, signInShell(path, loginRequest.client)) : indexHtml;
+    return reply.type('text/html; charset=utf-8').header('cache-control', cache).send(injectHead(page, loginRequest ? `${head}<style>${SHELL_STYLE}</style>` : head));
   });
 }
 
@@ -95,7 +98,7 @@ function firstSupportedLocale(tags: unknown): string | undefined {
  * names other servers use: an unknown one is a mistake to report, never the SPA's 200 page, which
  * would make a mistyped probe or scrape target look healthy.
  */
-const MACHINE_PREFIXES = ['/api', '/oidc', '/health', '/metrics', '/dev'];
+const MACHINE_PREFIXES = ['/api', '/oidc', '/health', '/metrics', '/dev', '/.well-known'];
 const PROBE_NAMES = new Set(['/readyz', '/livez']);
 
 function isMachinePath(path: string): boolean {

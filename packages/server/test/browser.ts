@@ -11,6 +11,9 @@ export class TestBrowser {
 
   private readonly cookies = new Map<string, string>();
 
+  /** `userAgent`: the User-Agent header every request of this browser sends (Node's own when not given). */
+  constructor(private readonly userAgent?: string) {}
+
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
@@ -34,6 +37,7 @@ export class TestBrowser {
   async fetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size > 0) headers.set('cookie', this.cookieHeader());
+    if (this.userAgent) headers.set('user-agent', this.userAgent);
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
     this.remember(response);
     return response;

@@ -52,6 +52,8 @@ export interface AssertionOverrides extends CeremonyOverrides {
   tamperClientData?: boolean;
   /** Flips a bit of the signature. */
   tamperSignature?: boolean;
+  /** False: the authenticator only tested presence, it did not verify the person (no UV flag). */
+  userVerified?: boolean;
 }
 
 export class SoftwareAuthenticator {
@@ -63,7 +65,7 @@ export class SoftwareAuthenticator {
 
   constructor(
     readonly origin: string,
-    private readonly options: { counts?: boolean } = {},
+    private readonly options: { counts?: boolean; discoverable?: boolean } = {},
   ) {
     const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     this.privateKey = pair.privateKey;
@@ -107,7 +109,8 @@ export class SoftwareAuthenticator {
       rawId: this.id,
       type: 'public-key' as const,
       response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ['usb'] },
-      clientExtensionResults: {},
+      // A browser answering the credProps extension says whether it made a discoverable credential (a passkey).
+      clientExtensionResults: this.options.discoverable === undefined ? {} : { credProps: { rk: this.options.discoverable } },
       authenticatorAttachment: 'cross-platform' as const,
     };
   }
@@ -115,7 +118,7 @@ export class SoftwareAuthenticator {
   /** Answers PublicKeyCredentialRequestOptionsJSON with an AuthenticationResponseJSON signed by this key. */
   assert(options: { challenge: string }, overrides: AssertionOverrides = {}, userHandle?: string) {
     if (overrides.counter === undefined && this.options.counts !== false) this.counter += 1;
-    const authData = this.authData(overrides.rpId ?? this.rpId, FLAG_UP | FLAG_UV, overrides.counter ?? this.counter);
+    const authData = this.authData(overrides.rpId ?? this.rpId, overrides.userVerified === false ? FLAG_UP : FLAG_UP | FLAG_UV, overrides.counter ?? this.counter);
     const clientDataJSON = this.clientData(overrides.type ?? 'webauthn.get', overrides.challenge ?? options.challenge, overrides.origin ?? this.origin);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey);
     if (overrides.tamperSignature) signature.writeUInt8(signature.readUInt8(signature.length - 1) ^ 0x01, signature.length - 1);

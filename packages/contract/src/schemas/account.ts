@@ -31,6 +31,7 @@ export type Profile = z.infer<typeof profileSchema>;
 /** Audit events a user is shown about their own account (GET /api/v1/me/security-events). */
 export const securityEventTypes = [
   'login.success',
+  'signin.new_browser',
   'login.failure',
   'login.locked',
   'password.reset',
@@ -52,6 +53,7 @@ export const securityEventTypes = [
   'social.login',
   'social.registered',
   'social.linked',
+  'session.ended',
 ] as const;
 
 export const securityEventsSchema = z.object({

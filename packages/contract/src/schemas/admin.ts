@@ -32,6 +32,8 @@ export const tenantSettingsSchema = z.object({
   passwordWarningDays: z.number().int().min(1).max(365).nullable(),
   passwordHistorySize: z.number().int().min(0).max(24),
   customRegisterCheckbox: customRegisterCheckboxSchema.nullable(),
+  /** Days a browser that passed 2-step verification may skip it ('Remember this browser'); 0 or null: off (the default). */
+  rememberBrowserDays: z.number().int().min(0).max(365).nullable(),
 });
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
 

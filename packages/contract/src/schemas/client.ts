@@ -72,6 +72,8 @@ export const tenantSchema = tenantSwitchesSchema.extend({
   privacyUri: z.string().nullable(),
   customRegisterCheckbox: customRegisterCheckboxSchema.nullable(),
   passwordPolicy: passwordPolicySchema,
+  /** 'Remember this browser' on the 2-step screen: the days a browser may skip the second step; null: not offered. */
+  rememberBrowserDays: z.number().int().min(1).max(365).nullable(),
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 

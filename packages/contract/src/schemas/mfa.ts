@@ -41,6 +41,8 @@ export const mfaLoginBodySchema = requestBody({
   backupCode: backupCodeSchema.optional(),
   challenge: challengeSchema,
   clientId: clientIdSchema.optional(),
+  /** 'Don't ask again on this browser for N days': honoured only when the tenant offers it. */
+  rememberBrowser: z.boolean().optional(),
 }).superRefine((body, ctx) => {
   if (body.otp === undefined && body.backupCode === undefined) {
     // Worded as a missing field, so the answer is 1001 naming otp, as before backup codes existed.
@@ -93,6 +95,12 @@ export const backupCodesStatusSchema = z.object({
   total: z.number().int().positive(),
 });
 export type BackupCodesStatus = z.infer<typeof backupCodesStatusSchema>;
+
+/** GET and DELETE /api/v1/me/remembered-browsers: the browsers that skip the second step (after DELETE: 0). */
+export const rememberedBrowsersSchema = z.object({
+  count: z.number().int().nonnegative(),
+});
+export type RememberedBrowsers = z.infer<typeof rememberedBrowsersSchema>;
 
 /** POST /api/v1/me/mfa/backup-codes: a new set, shown this once (the earlier codes no longer work). */
 export const backupCodesResponseSchema = backupCodesStatusSchema.extend({

@@ -12,5 +12,7 @@ export const runtimeConfigSchema = z.object({
   facebookAppId: z.string().nullable(),
   policyUrl: z.string(),
   trackingAppId: z.string().nullable(),
+  /** The admin console's public client (`admin-console`) and its addresses under /admin. */
+  adminConsole: z.object({ clientId: z.string(), redirectUri: z.string(), postLogoutRedirectUri: z.string() }).optional(),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

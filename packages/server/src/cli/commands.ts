@@ -7,6 +7,7 @@ import { createUserService, type UserStatus } from '../features/users/users.serv
 import { createSessionService } from '../features/sessions/sessions.service.ts';
 import { createKeyService, type SigningKeyView } from '../oidc/server-secrets.ts';
 import { CLIENT_FLAGS, TENANT_FLAGS, USER_FLAGS, buildInput, clientBase, tenantBase, type FlagSpec } from './flags.ts';
+import { ADMIN_COMMANDS } from './admin-commands.ts';
 
 /** Where the command line writes, and the environment it reads (tests pass their own). */
 export interface CliIo {
@@ -199,6 +200,16 @@ export const COMMANDS: Record<string, Command> = {
       secretLines(io, generatedSecret);
     },
   },
+  'client rotate-secret': {
+    flags: CLIENT_FLAGS,
+    accepts: ['id'],
+    async run({ ctx, values, io }) {
+      requireFlags(values, CLIENT_FLAGS, ['id']);
+      const { client, secret } = await createClientService(ctx).rotateSecret(values.id as string, { by: 'cli' });
+      io.out(`Rotated the secret of client '${client.id}': the old one no longer works.`);
+      secretLines(io, secret);
+    },
+  },
   'client remove': {
     flags: CLIENT_FLAGS,
     accepts: ['id'],
@@ -252,4 +263,6 @@ export const COMMANDS: Record<string, Command> = {
       io.out(`Signed '${values.username as string}' (id ${userId}) out of every session; relying parties with back-channel logout were told.`);
     },
   },
+
+  ...ADMIN_COMMANDS,
 };

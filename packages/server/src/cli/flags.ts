@@ -42,6 +42,7 @@ export const TENANT_FLAGS: FlagSpec[] = [
   { flag: 'password-max-age-days', field: 'passwordMaxAgeDays', kind: 'nullableInt', help: "days a password stays valid ('none': never expires)" },
   { flag: 'password-warning-days', field: 'passwordWarningDays', kind: 'nullableInt', help: 'days before expiry during which sign-in warns' },
   { flag: 'password-history-size', field: 'passwordHistorySize', kind: 'int', help: 'how many previous passwords may not be reused' },
+  { flag: 'remember-browser-days', field: 'rememberBrowserDays', kind: 'int', help: "2-step screen's 'Don't ask again on this browser for N days' (1..365; 0: off, the default)" },
   { flag: 'custom-checkbox-name', field: 'customRegisterCheckbox.name', kind: 'optional', help: "text of the custom registration checkbox ('' removes it)" },
   { flag: 'custom-checkbox-name-vi', field: 'customRegisterCheckbox.nameI18n.vi', kind: 'optional', help: 'that text in Vietnamese, when it differs' },
   { flag: 'custom-checkbox-name-en', field: 'customRegisterCheckbox.nameI18n.en', kind: 'optional', help: 'that text in English, when it differs' },

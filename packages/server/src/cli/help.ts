@@ -1,4 +1,5 @@
 import { CLIENT_FLAGS, TENANT_FLAGS, USER_FLAGS, type FlagSpec } from './flags.ts';
+import { ADMIN_FLAGS } from './admin-commands.ts';
 
 const KIND_HINT: Record<FlagSpec['kind'], string> = {
   text: '<text>',
@@ -33,10 +34,15 @@ Commands:
   client show --id <id>
   client update --id <id> [settings]
   client remove --id <id>
+  client rotate-secret --id <id>       a new generated secret, printed once; the old one stops working
   user create --tenant <tenant> (--email <address> | --phone <number>) --name <name> [--password <p>] [--status <s>]
   user set-password --tenant <tenant> --username <email or phone> [--password <p>]
   user sign-out --tenant <tenant> --username <email or phone>
                                        ends every session of the user; relying parties with back-channel logout are told
+  admin grant --email <address> --role operator|tenant-admin [--tenant <tenant>]
+                                       lets a user of the admin console's tenant use /admin (a tenant admin: --tenant's clients and users)
+  admin revoke --email <address> --role operator|tenant-admin [--tenant <tenant>]
+  admin list                           every admin and their roles
   keys list                            the signing keys and which of them sign
   keys rotate-signing                  new signing keys sign; the previous ones verify until the longest token lifetime has passed
   keys rotate-cookies                  a new cookie key signs; the previous two still verify
@@ -57,6 +63,9 @@ ${flagLines(CLIENT_FLAGS)}
 
 User flags:
 ${flagLines(USER_FLAGS)}
+
+Admin flags:
+${flagLines(ADMIN_FLAGS)}
 
 Secrets:
   Passwords may come from PASSGATE_PASSWORD, and the secret of a client being created from

@@ -25,7 +25,7 @@ function parseCommand(argv: string[]): { name: string; command: Command; values:
   const name = `${group ?? ''} ${action ?? ''}`;
   const command = COMMANDS[name];
   if (!command) {
-    if (group && ['tenant', 'client', 'user', 'keys'].includes(group)) {
+    if (group && ['tenant', 'client', 'user', 'keys', 'admin'].includes(group)) {
       const actions = Object.keys(COMMANDS).filter((k) => k.startsWith(`${group} `)).map((k) => k.slice(group.length + 1));
       throw new UsageError(action ? `unknown command '${group} ${action}' (${group} commands: ${actions.join(', ')})` : `missing command after '${group}' (one of: ${actions.join(', ')})`);
     }

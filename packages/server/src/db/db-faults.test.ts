@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminSignIn, createAdmin } from '../../test/admin.ts';
 import { freshPostgresSchema, startTestServer, type TestServer } from '../../test/test-server.ts';
 import { startTcpProxy } from '../../test/tcp-proxy.ts';
 
 const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 
 async function getPolicy(server: TestServer): Promise<{ status: number; retryAfter: string | null; code?: number; ms: number }> {
+  return answerOf(server, '/api/v1/tenants/demo/password-policy');
+}
+
+async function answerOf(server: TestServer, path: string, init: RequestInit = {}): Promise<{ status: number; retryAfter: string | null; code?: number; ms: number }> {
   const started = Date.now();
-  const response = await fetch(`${server.url}/api/v1/tenants/demo/password-policy`, { signal: AbortSignal.timeout(15_000) });
+  const response = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(15_000), ...init });
   const body = (await response.json()) as { error?: { code: number } };
   return { status: response.status, retryAfter: response.headers.get('retry-after'), code: body.error?.code, ms: Date.now() - started };
 }
@@ -80,6 +85,8 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
     });
     try {
       expect((await getPolicy(server)).status).toBe(200);
+      const operator = await createAdmin(server.ctx, 'faults-operator@example.com', [{ role: 'operator' }]);
+      const adminToken = await adminSignIn(server.url, operator);
 
       proxy.cut();
       for (let i = 0; i < 3; i++) {
@@ -87,6 +94,8 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
         expect(during).toMatchObject({ status: 503, code: 1294, retryAfter: '5' });
         expect(during.ms).toBeLessThan(4000);
       }
+      // The same answer from the admin console's API, whose token check reads the database.
+      expect(await answerOf(server, '/api/admin/v1/me', { headers: { authorization: `Bearer ${adminToken}` } })).toMatchObject({ status: 503, code: 1294, retryAfter: '5' });
       proxy.restore();
       expect((await getPolicy(server)).status).toBe(200);
 

@@ -30,6 +30,8 @@ export interface TenantsTable {
   password_history_size: number;
   /** {name, termUrl, policyUrl} JSON of the custom registration checkbox. */
   custom_register_checkbox: Json | null;
+  /** Days a browser that passed the second step may skip it ('Remember this browser'); null: off. */
+  remember_browser_days: number | null;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -162,6 +164,20 @@ export interface BackupCodesTable {
   created_at: Millis;
 }
 
+/** A browser that passed 2-step verification and may skip it until `expires_at` ('Remember this browser'). */
+export interface RememberedBrowsersTable {
+  /** Random; the cookie carries it beside the secret. */
+  id: string;
+  user_id: string;
+  tenant_id: string;
+  /** Keyed hash (HMAC-SHA-256) of the user id and the browser's random secret; the secret itself is never stored. */
+  secret_digest: string;
+  /** 'Chrome 131 · Windows 10', as describeUserAgent read it when the browser was remembered. */
+  user_agent: string | null;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
 /** A Google or Facebook identity linked to an account: (tenant, provider, subject) is unique. */
 export interface UserIdentitiesTable {
   id: string;
@@ -217,6 +233,24 @@ export interface WebauthnCredentialsTable {
   active: Bool;
   created_at: Millis;
   last_used_at: Millis | null;
+  /** Whether the credential is discoverable (a passkey), as the browser said at registration (credProps); null: not said. */
+  discoverable: ColumnType<Bool | null, Bool | null | undefined, Bool | null>;
+  /** Whether the authenticator said the credential is backed up (synced); null for devices registered before. */
+  backed_up: ColumnType<Bool | null, Bool | null | undefined, Bool | null>;
+}
+
+/**
+ * The challenge of a passkey sign-in (autofill): random, stored only as a keyed hash, bound to the
+ * interaction (and so the browser) and the client, single use (deleted when used), 5 minutes.
+ */
+export interface PasskeyChallengesTable {
+  /** Keyed hash (HMAC-SHA-256) of the WebAuthn challenge. */
+  id: string;
+  tenant_id: string;
+  client_id: string;
+  interaction_uid: string;
+  expires_at: Millis;
+  created_at: Millis;
 }
 
 /**
@@ -272,6 +306,29 @@ export interface AuditEventsTable {
   created_at: Millis;
 }
 
+/** An administrative role (issue 17): `operator` (every tenant, tenant_id null) or `tenant-admin` of one tenant. */
+export interface AdminRolesTable {
+  id: string;
+  user_id: string;
+  /** The tenant administered; null for an operator. */
+  tenant_id: string | null;
+  /** 'operator' or 'tenant-admin'. */
+  role: string;
+  granted_at: Millis;
+  /** 'cli', 'seed', or the granting admin's user id. */
+  granted_by: string | null;
+}
+
+/** A browser an account has signed in from (the new sign-in notice), known by a keyed hash of its browser-key cookie. */
+export interface KnownBrowsersTable {
+  id: string;
+  user_id: string;
+  /** HMAC-SHA-256 (server key) of the browser's random key; the key itself is only in the browser's cookie. */
+  browser_key_hash: string;
+  first_seen_at: Millis;
+  last_seen_at: Millis;
+}
+
 export interface OidcPayloadsTable {
   model: string;
   id: string;
@@ -283,6 +340,20 @@ export interface OidcPayloadsTable {
   account_id: string | null;
   expires_at: Millis | null;
   consumed_at: Millis | null;
+}
+
+/** A provider session as the Security page lists it, keyed by the session's uid (see the 2026-12-02 migration). */
+export interface SessionActivityTable {
+  session_uid: string;
+  user_id: string;
+  tenant_id: string;
+  /** Sign-in time. */
+  created_at: Millis;
+  last_active_at: Millis;
+  ip: string | null;
+  /** Cut to 512 characters. */
+  user_agent: string | null;
+  expires_at: Millis;
 }
 
 /** A user's current avatar: the normalised image, served publicly at /api/v1/avatars/{key}. */
@@ -323,13 +394,18 @@ export interface Database {
   one_time_codes: OneTimeCodesTable;
   mfa_tokens: MfaTokensTable;
   backup_codes: BackupCodesTable;
+  remembered_browsers: RememberedBrowsersTable;
   webauthn_credentials: WebauthnCredentialsTable;
   webauthn_challenges: WebauthnChallengesTable;
+  passkey_challenges: PasskeyChallengesTable;
   user_identities: UserIdentitiesTable;
   social_link_tokens: SocialLinkTokensTable;
   login_failures: LoginFailuresTable;
   audit_events: AuditEventsTable;
+  admin_roles: AdminRolesTable;
   oidc_payloads: OidcPayloadsTable;
+  known_browsers: KnownBrowsersTable;
+  session_activity: SessionActivityTable;
   avatars: AvatarsTable;
   server_secrets: ServerSecretsTable;
   dev_outbox: DevOutboxTable;

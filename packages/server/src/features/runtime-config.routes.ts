@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { runtimeConfigSchema, type RuntimeConfig } from '@passgate/contract';
 import type { AppContext } from '../context.ts';
 import { ACCOUNT_CLIENT_ID } from '../plugins/account-auth.ts';
+import { ADMIN_CONSOLE_CLIENT_ID } from './admin/admin-auth.ts';
 
 /**
  * What the SPA needs at run time, so one build serves every deployment. Every page of the SPA
@@ -22,6 +23,7 @@ export async function runtimeConfigOf(ctx: AppContext): Promise<RuntimeConfig> {
     facebookAppId: account?.facebookAppId ?? null,
     policyUrl: `${publicUrl}/privacy`,
     trackingAppId: null,
+    adminConsole: { clientId: ADMIN_CONSOLE_CLIENT_ID, redirectUri: `${publicUrl}/admin/callback`, postLogoutRedirectUri: `${publicUrl}/admin` },
   };
 }
 

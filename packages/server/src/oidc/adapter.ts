@@ -224,6 +224,12 @@ export interface OidcStore {
    * Redis is not transactional, so call it again after that transaction commits (it is idempotent).
    */
   forgetAccount(accountId: string, executor?: Kysely<Database>): Promise<void>;
+  /**
+   * Deletes grants and everything issued under them (refresh and access tokens, codes), in the
+   * database and in Redis: a session signed out from the Security page takes its grants' tokens
+   * along. Like forgetAccount, call it in the transaction and again after it commits.
+   */
+  revokeGrants(grantIds: string[], executor?: Kysely<Database>): Promise<void>;
 }
 
 export function createOidcStore(store: AdapterStore): OidcStore {
@@ -234,6 +240,17 @@ export function createOidcStore(store: AdapterStore): OidcStore {
       const accountKey = accountIndexKey(accountId);
       const keys = await store.redis.smembers(accountKey);
       await store.redis.del(...keys, accountKey);
+    },
+    async revokeGrants(grantIds, executor = store.db) {
+      if (grantIds.length === 0) return;
+      await executor.deleteFrom('oidc_payloads').where('grant_id', 'in', grantIds).execute();
+      await executor.deleteFrom('oidc_payloads').where('model', '=', 'Grant').where('id', 'in', grantIds).execute();
+      if (!store.redis) return;
+      for (const grantId of grantIds) {
+        const index = grantIndexKey(grantId);
+        const keys = await store.redis.smembers(index);
+        await store.redis.del(...keys, index);
+      }
     },
   };
 }

@@ -8,15 +8,16 @@ export const ACCOUNT_CLIENT_ID = 'account';
 
 /**
  * The signed-in user behind a bearer access token. Only tokens issued to the `account` client are
- * accepted: a relying party's token must never change or delete a user's account.
+ * accepted: a relying party's token must never change or delete a user's account. The admin API
+ * asks for its own client's tokens (`admin-console`) the same way.
  */
-export async function authenticateAccount(ctx: AppContext, request: FastifyRequest): Promise<UserRow> {
+export async function authenticateAccount(ctx: AppContext, request: FastifyRequest, clientId: string = ACCOUNT_CLIENT_ID): Promise<UserRow> {
   const header = request.headers.authorization;
   if (!header) throw new ApiError(ErrorCode.MissingAuthorization, 401);
   const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);
   if (!match?.[1]) throw new ApiError(ErrorCode.NotAuthenticated, 401);
   const token = await ctx.provider.AccessToken.find(match[1]);
-  if (!token || token.isExpired || token.clientId !== ACCOUNT_CLIENT_ID || !token.accountId) {
+  if (!token || token.isExpired || token.clientId !== clientId || !token.accountId) {
     throw new ApiError(ErrorCode.NotAuthenticated, 401);
   }
   // Deleting a grant does not delete the access tokens issued under it, and a token issued with

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { REMEMBERED_BROWSER_COOKIE } from '../features/mfa/remembered-browsers.ts';
 
 /**
  * What the calling browser proves it holds: the provider's signed interaction cookie (set when the
@@ -12,6 +13,8 @@ export interface BrowserHold {
   interactionUid: string | undefined;
   /** The provider session id of this browser, from the `_session` cookie (signature checked). */
   sessionId: string | undefined;
+  /** The 'Remember this browser' cookie of 2-step verification (id.secret, unsigned: its secret is checked against a digest). */
+  rememberedBrowser?: string | undefined;
 }
 
 declare module 'fastify' {
@@ -35,5 +38,5 @@ export function readBrowserHold(provider: Provider, request: FastifyRequest, rep
   // The provider's own cookie jar (its keys, its signature scheme), so nothing here can drift from it.
   const cookies = provider.createContext(request.raw, reply.raw).cookies;
   const read = (name: string) => cookies.get(provider.cookieName(name), { signed: true }) || undefined;
-  return { interactionUid: read('interaction'), sessionId: read('session') };
+  return { interactionUid: read('interaction'), sessionId: read('session'), rememberedBrowser: cookies.get(REMEMBERED_BROWSER_COOKIE, { signed: false }) || undefined };
 }

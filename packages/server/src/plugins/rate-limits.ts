@@ -48,7 +48,7 @@ export function createRateLimits(config: Config, redis: Redis | undefined): Rate
     loginPerAccount: limiter(redis, 'login-account', config.rateLimit.lockoutAfterFailures * 4, 15 * 60),
     codeResend: limiter(redis, 'code-resend', 1, RESEND_COOLDOWN_SECONDS),
     codeSendPerIp: limiter(redis, 'code-send-ip', config.rateLimit.codeSendsPerIpPerHour, 3600),
-    codeCheckPerIp: limiter(redis, 'code-check-ip', 100, 15 * 60),
+    codeCheckPerIp: limiter(redis, 'code-check-ip', config.rateLimit.codeChecksPerIpPer15Min, 15 * 60),
   };
 }
 

@@ -54,6 +54,7 @@ describe('unknown machine paths and request ids', () => {
     ['GET', '/dev/nope'],
     ['GET', '/readyz'],
     ['GET', '/livez'],
+    ['GET', '/.well-known/webfinger'],
   ])('%s %s answers a JSON 404 with the error envelope, never the SPA page', async (method, path) => {
     const answer = await call(server, path, { method });
     expect([answer.status, answer.type]).toEqual([404, expect.stringContaining('application/json')]);

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { createTenantService, inTransaction } from '../features/tenants/tenants.service.ts';
 import { createClientService } from '../features/clients/clients.service.ts';
 import { createUserService } from '../features/users/users.service.ts';
+import { createAdminRoleQueries } from '../features/admin/admin-roles.queries.ts';
 
 export const DEMO_TENANT_ID = 'demo';
 export const DEMO_USER = { email: 'demo@example.com', password: 'Passw0rd!' } as const;
@@ -11,7 +12,8 @@ export const DEMO_CLIENT_SECRETS: Readonly<Record<string, string>> = { 'demo-app
 
 /**
  * Development data, seeded once (nothing happens when tenant `demo` exists): tenant `demo` with
- * every switch on, the `account` client of the SPA, two themed relying parties and a demo user.
+ * every switch on, the `account` client of the SPA, two themed relying parties and a demo user, who
+ * is an operator of the admin console.
  * Everything goes through the services, so it is validated and audited like operator input.
  */
 export async function seedDemo(ctx: AppContext): Promise<void> {
@@ -47,6 +49,8 @@ async function seed(ctx: AppContext, url: string, actor: { by: string }): Promis
         passwordPolicy: null,
         // A new password may not repeat the current one or the two before it.
         passwordHistorySize: 3,
+        // The 2-step screen offers 'Don't ask again on this browser for 30 days' (off for new tenants).
+        rememberBrowserDays: 30,
       },
       actor,
     );
@@ -115,6 +119,8 @@ async function seed(ctx: AppContext, url: string, actor: { by: string }): Promis
       actor,
     );
 
-    await users.createUser({ tenantId: DEMO_TENANT_ID, email: DEMO_USER.email, name: 'Demo User', password: DEMO_USER.password, status: 'active' }, actor);
+    const demoUser = await users.createUser({ tenantId: DEMO_TENANT_ID, email: DEMO_USER.email, name: 'Demo User', password: DEMO_USER.password, status: 'active' }, actor);
+    // The demo user is an operator of the admin console (/admin), once it has set up 2-step verification.
+    await createAdminRoleQueries(trx).grant(demoUser.id, 'operator', null, 'seed');
   });
 }

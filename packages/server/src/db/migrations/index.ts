@@ -9,6 +9,12 @@ import * as mfaFirstFactor from './2026-11-27-mfa-first-factor.ts';
 import * as backupCodes from './2026-11-28-backup-codes.ts';
 import * as clientHome from './2026-11-29-client-home.ts';
 import * as backchannelLogout from './2026-11-30-backchannel-logout.ts';
+import * as rememberedBrowsers from './2026-12-01-remembered-browsers.ts';
+import * as sessionActivity from './2026-12-02-session-activity.ts';
+import * as knownBrowsers from './2026-12-03-known-browsers.ts';
+import * as adminRoles from './2026-12-04-admin-roles.ts';
+import * as passkeys from './2026-12-05-passkeys.ts';
+import * as adminUserSearch from './2026-12-06-admin-user-search.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +28,10 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-backup-codes': backupCodes,
   '2026-11-29-client-home': clientHome,
   '2026-11-30-backchannel-logout': backchannelLogout,
+  '2026-12-01-remembered-browsers': rememberedBrowsers,
+  '2026-12-02-session-activity': sessionActivity,
+  '2026-12-03-known-browsers': knownBrowsers,
+  '2026-12-04-admin-roles': adminRoles,
+  '2026-12-05-passkeys': passkeys,
+  '2026-12-06-admin-user-search': adminUserSearch,
 };

@@ -1,11 +1,12 @@
 import { deletionCodeRecipientOf, ErrorCode, isDeletionConfirmed, type AccountDeletionBody, type CodeSentResponse } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
-import type { UserRow } from '../../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../../db/schema.ts';
 import { ACCOUNT_CLIENT_ID } from '../../plugins/account-auth.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { consume, RESEND_COOLDOWN_SECONDS } from '../../plugins/rate-limits.ts';
 import { messageLocale } from '../../messaging/templates/templates.ts';
-import { createAuditQueries } from '../audit/audit.queries.ts';
+import { createAuditQueries, type AuditEvent } from '../audit/audit.queries.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
 import { createCodeService, type CodeService, type CodeTarget } from '../codes/codes.service.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
@@ -17,6 +18,38 @@ import { toProfile } from './profile.ts';
 
 export const NO_CODE_RECIPIENT_MESSAGE = 'The account has no verified e-mail address or phone number to send a code to';
 export const CONFIRMATION_MISMATCH_MESSAGE = 'The confirmation is not the account’s e-mail address or phone number';
+
+/**
+ * Deletes an account for good, once whoever asks has proven they may (its owner, or an admin): one
+ * transaction deletes the user row (its password history and one-time codes go with it by ON
+ * DELETE CASCADE), its avatar, its WebAuthn devices, and, when the provider's artifacts live in the
+ * database, every session, grant, token and code of the account, and records account.deleted with
+ * `event`; `before` runs first in it. With Redis those are deleted as well (inside, and once more
+ * after the commit, in case the provider wrote one meanwhile). The account area's deletion and the
+ * admin console's both come here.
+ */
+export async function eraseAccount(ctx: AppContext, user: UserRow, event: Omit<AuditEvent, 'type'>, before?: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
+  const now = Date.now();
+  const loggedOut = await inTransaction(ctx.db, async (trx) => {
+    if (before) await before(trx);
+    await createAvatarQueries(trx).deleteForUser(user.id);
+    await createWebauthnQueries(trx).deleteForUser(user.id);
+    await trx.deleteFrom('users').where('id', '=', user.id).execute();
+    const notice = await ctx.backchannelLogout.noticeFor(user.id, trx);
+    await ctx.oidcStore.forgetAccount(user.id, trx);
+    // No personal data: the (random) user id ties the record to the account's earlier events.
+    await createAuditQueries(trx).record({ ...event, type: 'account.deleted' }, now);
+    return notice;
+  });
+  // The relying parties signed in through the account's sessions are told (back-channel logout).
+  void ctx.backchannelLogout.send(loggedOut);
+  try {
+    await ctx.oidcStore.forgetAccount(user.id);
+  } catch (error) {
+    // Whatever is left refers to an account that no longer exists: the provider refuses it.
+    ctx.log.warn({ userId: user.id, reason: error instanceof Error ? error.message : String(error) }, 'provider artifacts of a deleted account could not be deleted');
+  }
+}
 
 /**
  * DELETE /api/v1/me: the account is deleted for good, once the request proves it comes from its
@@ -91,30 +124,10 @@ export function createAccountDeletionService(ctx: AppContext, codes: CodeService
         throw new ApiError(ErrorCode.InvalidField, 400, 'confirmation', CONFIRMATION_MISMATCH_MESSAGE);
       }
       const codeId = await prove(user, body, meta);
-      const now = Date.now();
-      const loggedOut = await inTransaction(ctx.db, async (trx) => {
+      await eraseAccount(ctx, user, eventOf(user, meta), async (trx) => {
         // The code is spent with the deletion, so two requests with one code delete once.
         if (codeId && !(await codes.consume(codeId, trx))) throw new ApiError(ErrorCode.RequestExpired, 400, 'code');
-        await createAvatarQueries(trx).deleteForUser(user.id);
-        await createWebauthnQueries(trx).deleteForUser(user.id);
-        await trx.deleteFrom('users').where('id', '=', user.id).execute();
-        const notice = await ctx.backchannelLogout.noticeFor(user.id, trx);
-        await ctx.oidcStore.forgetAccount(user.id, trx);
-        // No personal data: the (random) user id ties the record to the account's earlier events.
-        await createAuditQueries(trx).record(
-          { type: 'account.deleted', tenantId: user.tenant_id, userId: user.id, clientId: ACCOUNT_CLIENT_ID, ip: meta.ip, userAgent: meta.userAgent },
-          now,
-        );
-        return notice;
       });
-      // The relying parties signed in through the account's sessions are told (back-channel logout).
-      void ctx.backchannelLogout.send(loggedOut);
-      try {
-        await ctx.oidcStore.forgetAccount(user.id);
-      } catch (error) {
-        // Whatever is left refers to an account that no longer exists: the provider refuses it.
-        ctx.log.warn({ userId: user.id, reason: error instanceof Error ? error.message : String(error) }, 'provider artifacts of a deleted account could not be deleted');
-      }
     },
   };
 }

@@ -13,6 +13,8 @@ import { signedIn } from './signed-in.ts';
 import { avatarRoutes } from './avatar.routes.ts';
 import { contactRoutes } from './contact.routes.ts';
 import { mfaSettingsRoutes } from './mfa-settings.routes.ts';
+import { passwordChangeRoutes } from './password-change.routes.ts';
+import { rememberedBrowserRoutes } from '../mfa/remembered-browsers.routes.ts';
 
 const errors = { 401: errorEnvelopeSchema, 404: errorEnvelopeSchema };
 const bearer = [{ bearerAuth: [] }];
@@ -122,4 +124,6 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   avatarRoutes(app, ctx, auth);
   contactRoutes(app, ctx, auth);
   mfaSettingsRoutes(app, ctx, auth);
+  passwordChangeRoutes(app, ctx, auth);
+  rememberedBrowserRoutes(app, ctx, auth);
 }

@@ -1,3 +1,4 @@
+import { clientRemembersBrowsers } from '../mfa/remembered-browsers.ts';
 import type { Kysely, Transaction } from 'kysely';
 import {
   effectiveCapabilities,
@@ -100,7 +101,8 @@ export function toPublicClient(client: ClientRecord, tenant: TenantRecord): Publ
     ggApp: client.googleAppId ? { clientId: client.googleAppId } : null,
     fbApp: client.facebookAppId ? { clientId: client.facebookAppId } : null,
     tenantId: client.tenantId,
-    tenant: toPublicTenant(tenant),
+    // The 2-step screen offers 'Remember this browser' only where it would be honoured.
+    tenant: clientRemembersBrowsers(client.id) ? toPublicTenant(tenant) : { ...toPublicTenant(tenant), rememberBrowserDays: null },
     usernamePolicy: client.usernamePolicy,
     recaptchaConfiguration: {
       enabled: client.recaptcha.enabled,

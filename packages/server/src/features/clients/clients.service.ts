@@ -7,7 +7,7 @@ import { randomToken } from '../../lib/ids.ts';
 import { digestClientSecret } from './client-secrets.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createTenantQueries } from '../tenants/tenants.queries.ts';
-import { inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
+import { actorEvent, inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
 import { AdminInputError, parseAdminInput, type AdminInputProblem } from '../admin-input-error.ts';
 import { createClientQueries, type ClientRecord } from './clients.queries.ts';
 
@@ -162,7 +162,7 @@ export function createClientService({ db, keys }: { db: Kysely<Database>; keys: 
             type: 'client.created',
             tenantId: input.tenantId,
             clientId: id,
-            details: { by: actor.by ?? 'admin', tokenEndpointAuthMethod: method, fields: Object.keys(settings).filter((k) => k !== 'secret') },
+            ...actorEvent(actor, { tokenEndpointAuthMethod: method, fields: Object.keys(settings).filter((k) => k !== 'secret') }),
           },
           now,
         );
@@ -215,7 +215,7 @@ export function createClientService({ db, keys }: { db: Kysely<Database>; keys: 
       const client = await inTransaction(db, async (trx) => {
         await createClientQueries(trx).update(id, { ...columns, updated_at: now });
         await createAuditQueries(trx).record(
-          { type: 'client.updated', tenantId: input.tenantId ?? existing.tenantId, clientId: id, details: { by: actor.by ?? 'admin', fields: changed } },
+          { type: 'client.updated', tenantId: input.tenantId ?? existing.tenantId, clientId: id, ...actorEvent(actor, { fields: changed }) },
           now,
         );
         const updated = await createClientQueries(trx).findById(id);
@@ -225,11 +225,27 @@ export function createClientService({ db, keys }: { db: Kysely<Database>; keys: 
       return { client: toClientView(client), changed, ...(generatedSecret ? { generatedSecret } : {}) };
     },
 
+    /** A new generated secret (256 random bits) for a confidential client: answered once, only its digest stored; the old one stops working. */
+    async rotateSecret(id: string, actor: AdminActor = {}): Promise<{ client: ClientView; secret: string }> {
+      const existing = await mustFind(id);
+      if (existing.tokenEndpointAuthMethod === 'none') throw AdminInputError.of('id', `client '${id}' is public (auth method none): it has no secret`);
+      const secret = randomToken(32);
+      const now = Date.now();
+      const client = await inTransaction(db, async (trx) => {
+        await createClientQueries(trx).update(id, { secret_hash: digestClientSecret(keys, secret), updated_at: now });
+        await createAuditQueries(trx).record({ type: 'client.secret_rotated', tenantId: existing.tenantId, clientId: id, ...actorEvent(actor) }, now);
+        const updated = await createClientQueries(trx).findById(id);
+        if (!updated) throw new Error(`client '${id}' vanished while its secret was rotated`);
+        return updated;
+      });
+      return { client: toClientView(client), secret };
+    },
+
     async remove(id: string, actor: AdminActor = {}): Promise<void> {
       const existing = await mustFind(id);
       await inTransaction(db, async (trx) => {
         await createClientQueries(trx).remove(id);
-        await createAuditQueries(trx).record({ type: 'client.removed', tenantId: existing.tenantId, clientId: id, details: { by: actor.by ?? 'admin' } });
+        await createAuditQueries(trx).record({ type: 'client.removed', tenantId: existing.tenantId, clientId: id, ...actorEvent(actor) });
       });
     },
   };

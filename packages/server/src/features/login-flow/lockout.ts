@@ -2,6 +2,7 @@ import { ErrorCode } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { createLoginFailureQueries } from './login-failures.queries.ts';
+import type { UserQueries } from '../users/users.queries.ts';
 
 const FIRST_LOCK_MS = 60_000;
 const LONGEST_LOCK_MS = 60 * 60_000;
@@ -80,4 +81,12 @@ export async function countFailedUsername(ctx: LockoutContext, tenantId: string,
   if (lockedUntil) await queries.extendLock(tenantId, key, lockedUntil, failures);
   await queries.prune(now - FAILURE_MEMORY_MS);
   return { failures, lockedUntil };
+}
+
+/**
+ * Lifts an account's lock and forgets its run of failures (an admin's 'unlock'): the next wrong
+ * password counts from 1 again. Pass the queries of the caller's transaction to audit it with it.
+ */
+export async function unlockAccount(users: Pick<UserQueries, 'update'>, userId: string, now: number): Promise<void> {
+  await users.update(userId, { failed_login_count: 0, locked_until: null, last_failed_login_at: null, updated_at: now });
 }

@@ -157,7 +157,7 @@ export function createLoginFlowService(ctx: AppContext) {
       // 2-step verification: the password is right, but the interaction stays open until the
       // second step (POST /api/v1/mfa/login) proves the code. An SMS or e-mail code is sent only
       // when the 2-step screen asks for it (POST /api/v1/mfa/trigger-challenge).
-      const step = await mfaLogin.secondStep(user, interaction.uid, clientId, 'pwd');
+      const step = await mfaLogin.secondStep(user, interaction.uid, clientId, 'pwd', meta);
       if (step) {
         await users.recordSuccessfulLogin(user.id, now);
         return { ...step, ...passwordWarning };

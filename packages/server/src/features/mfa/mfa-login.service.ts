@@ -14,6 +14,8 @@ import { hashBackupCode } from './backup-codes.ts';
 import { createBackupCodeQueries } from './backup-codes.queries.ts';
 import { createMfaQueries } from './mfa.queries.ts';
 import { totpStep } from './totp.ts';
+import { createRememberedBrowsers } from './remembered-browsers.ts';
+import type { RequestMeta } from '../login-flow/login-flow.service.ts';
 
 /** DESIGN.md section 7: short-lived. */
 export const MFA_TOKEN_TTL_MS = 5 * 60_000;
@@ -65,6 +67,7 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
   const tokenHash = (token: string) => ctx.keys.hmac('mfa-token', token);
   const eventOf = (row: MfaTokenRow, meta: VisitorMeta) => ({ tenantId: row.tenant_id, clientId: row.client_id, userId: row.user_id, ip: meta.ip, userAgent: meta.userAgent });
   const targetOf = (row: MfaTokenRow, destination: string): CodeTarget => ({ tenantId: row.tenant_id, purpose: 'mfa', destination });
+  const remembered = createRememberedBrowsers(ctx);
 
   /** The open token for the call, or 1026. */
   async function openToken(token: string, type: TokenType, now: number): Promise<MfaTokenRow> {
@@ -156,11 +159,14 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
      * After any first factor but a device (DESIGN.md section 7: no 2-step downgrade): null when the
      * account has 2-step verification off, else the second step to pass. The second factor must
      * differ from the first: a passwordless SMS code cannot also be the SMS second step (1102).
+     * Also null when `visitor` is a browser remembered for this user ('Remember this browser',
+     * remembered-browsers.ts): the skip is audited as mfa.skipped_remembered.
      */
-    async secondStep(user: UserRow, interactionUid: string, clientId: string, first: FirstFactor): Promise<MfaStep | null> {
+    async secondStep(user: UserRow, interactionUid: string, clientId: string, first: FirstFactor, visitor?: RequestMeta): Promise<MfaStep | null> {
       const type = mfaTypeOf(user);
       if (!type) return null;
       if (first === 'passwordless' && type === 'sms') throw new ApiError(ErrorCode.NotAuthenticated, 403, undefined, SAME_FACTOR_MESSAGE);
+      if (visitor && (await remembered.skipsSecondStep(user, { cookie: visitor.browser.rememberedBrowser, clientId, ip: visitor.ip, userAgent: visitor.userAgent }))) return null;
       return { mfaRequired: true, tokenType: type, mfaToken: await issueToken(user, type, interactionUid, clientId, first) };
     },
 
@@ -193,9 +199,10 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
 
     /**
      * POST /api/v1/mfa/login: checks the code (or a backup code) and finishes the sign-in. Either
-     * kind spends one of the MFA token's five tries before it is compared.
+     * kind spends one of the MFA token's five tries before it is compared. With `rememberBrowser`
+     * and the tenant offering it, also answers the 'Remember this browser' cookie to set.
      */
-    async login(body: MfaLoginBody, meta: VisitorMeta): Promise<{ redirectTo: string }> {
+    async login(body: MfaLoginBody, meta: VisitorMeta): Promise<{ redirectTo: string; rememberCookie?: string }> {
       requireHeldInteraction(meta.browser, body.challenge);
       await consume(ctx.rateLimits.codeCheckPerIp, meta.ip);
       const now = Date.now();
@@ -223,7 +230,9 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
       await ctx.audit.record({ ...eventOf(row, meta), type: 'mfa.success', details: { tokenType: row.token_type, method: second } });
       const first = firstFactorOf(row);
       await ctx.audit.record({ ...eventOf(row, meta), type: 'login.success', details: { method: first === 'pwd' ? 'password' : first, secondFactor: second } });
-      return { redirectTo: await completeLogin(ctx.provider, interaction, user.id, amrOf(first, second)) };
+      const redirectTo = await completeLogin(ctx.provider, interaction, user.id, amrOf(first, second));
+      const rememberCookie = body.rememberBrowser ? await remembered.remember(user, row.client_id, meta.userAgent) : null;
+      return rememberCookie ? { redirectTo, rememberCookie } : { redirectTo };
     },
   };
 }

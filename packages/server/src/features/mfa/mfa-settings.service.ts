@@ -16,7 +16,7 @@ import { ApiError } from '../../plugins/errors.ts';
 import { RESEND_COOLDOWN_SECONDS } from '../../plugins/rate-limits.ts';
 import { messageLocale } from '../../messaging/templates/templates.ts';
 import { ACCOUNT_CLIENT_ID } from '../../plugins/account-auth.ts';
-import { createAuditQueries } from '../audit/audit.queries.ts';
+import { createAuditQueries, type AuditEvent } from '../audit/audit.queries.ts';
 import { createCodeService, type CodeService, type CodeTarget } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
@@ -27,6 +27,7 @@ import { toProfile } from '../account/profile.ts';
 import { recheckPassword } from '../account/password-recheck.ts';
 import { newBackupCodeSet } from './backup-codes.ts';
 import { createBackupCodeQueries } from './backup-codes.queries.ts';
+import { forgetRememberedBrowsers } from './remembered-browsers.queries.ts';
 import { mfaTypeOf } from './mfa-login.service.ts';
 import { newTotpSecret, totpEnrollment, totpStep } from './totp.ts';
 
@@ -34,6 +35,24 @@ export const MFA_NOT_SUPPORTED_MESSAGE = 'Registration does not support 2-Step V
 export const PHONE_FIRST_MESSAGE = 'Active your phone number first';
 export const EMAIL_FIRST_MESSAGE = 'Active your email first';
 export const MFA_OFF_MESSAGE = '2-Step Verification is off: turn it on first';
+
+/**
+ * Turns 2-step verification off: forgets the authenticator secret (active and pending), the backup
+ * codes and the remembered browsers and, when it was on, records mfa.disabled with `event` (its
+ * details merged), in one transaction. The one place 2-step goes off: the account area's disable
+ * and the admin console's 'turn 2-step off' both come here. Answers the method it had.
+ */
+export async function turnTwoStepOff(ctx: Pick<AppContext, 'db'>, user: UserRow, event: Omit<AuditEvent, 'type'>): Promise<TokenType | null> {
+  const previous = mfaTypeOf(user);
+  const now = Date.now();
+  await inTransaction(ctx.db, async (trx) => {
+    await createUserQueries(trx).update(user.id, { enable_mfa: 0, authenticator_type: null, totp_secret_enc: null, totp_pending_enc: null, totp_last_step: null, updated_at: now });
+    await createBackupCodeQueries(trx).deleteAll(user.id);
+    await forgetRememberedBrowsers(trx, user.id);
+    if (previous) await createAuditQueries(trx).record({ ...event, type: 'mfa.disabled', details: { tokenType: previous, ...event.details } }, now);
+  });
+  return previous;
+}
 
 /**
  * The account area's 2-step verification settings (SPEC.md sections 4, 6 and 7). Every call
@@ -84,6 +103,8 @@ export function createMfaSettingsService(ctx: AppContext, codes: CodeService = c
     await inTransaction(ctx.db, async (trx) => {
       if (before) await before(trx);
       await createUserQueries(trx).update(user.id, { enable_mfa: 1, authenticator_type: type, totp_pending_enc: null, updated_at: now, ...changes });
+      // A new enrolment (on, or another method): no browser remembered under the old one skips it.
+      await forgetRememberedBrowsers(trx, user.id);
       const audit = createAuditQueries(trx);
       await audit.record(
         previous ? { ...eventOf(user, meta), type: 'mfa.method_changed', details: { from: previous, to: type } } : { ...eventOf(user, meta), type: 'mfa.enabled', details: { tokenType: type } },
@@ -163,13 +184,7 @@ export function createMfaSettingsService(ctx: AppContext, codes: CodeService = c
     /** POST /api/v1/me/mfa/disable: turns 2-step off, forgets the authenticator secret and deletes the backup codes. */
     async disable(user: UserRow, password: string, meta: VisitorMeta): Promise<Profile> {
       await checkPassword(user, password, meta);
-      const previous = mfaTypeOf(user);
-      const now = Date.now();
-      await inTransaction(ctx.db, async (trx) => {
-        await createUserQueries(trx).update(user.id, { enable_mfa: 0, authenticator_type: null, totp_secret_enc: null, totp_pending_enc: null, totp_last_step: null, updated_at: now });
-        await createBackupCodeQueries(trx).deleteAll(user.id);
-        if (previous) await createAuditQueries(trx).record({ ...eventOf(user, meta), type: 'mfa.disabled', details: { tokenType: previous } }, now);
-      });
+      await turnTwoStepOff(ctx, user, eventOf(user, meta));
       return profileOf(user.id);
     },
 

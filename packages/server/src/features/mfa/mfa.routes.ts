@@ -35,12 +35,18 @@ export async function mfaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         'Checks `otp`: the authenticator app\'s code (TOTP, SHA-1, 6 digits, 30 s, one step of drift either way; each code is accepted once) or the SMS/e-mail code; ' +
         'or, instead of `otp`, `backup_code`: one of the account\'s ten single-use backup codes (case, spaces and hyphens ignored), with `token_type` still the account\'s method. ' +
         'Either spends one of the MFA token\'s 5 tries. ' +
+        '`remember_browser` true (the box \'Don\'t ask again on this browser for N days\', offered when the tenant\'s `rememberBrowserDays` is set; ignored otherwise): the answer also sets ' +
+        'the HttpOnly cookie `passgate_remembered_browser` (Path=/api/v1/, SameSite=Lax, Max-Age N days) with which later sign-ins of this user on this browser skip the second step. ' +
         'Answers `redirectTo` (the provider\'s resume URL). 1040 (400, field otp or backup_code) wrong or replayed code, or a backup code that is wrong or used already; 1026 (400) the MFA token is unknown, expired (5 minutes), ' +
         'already used, of another type, issued for another challenge, or dead after 5 wrong codes (sign in with the password again), or the SMS/e-mail code is expired, ' +
         'dead after 5 wrong tries or not sent yet (field otp); 1290 (429) too many code checks from this address.',
       body: mfaLoginBodySchema,
       response: { 200: redirectSchema, ...errors },
     },
-    handler: (request) => service.login(request.body, visitorMeta(request)),
+    handler: async (request, reply) => {
+      const { redirectTo, rememberCookie } = await service.login(request.body, visitorMeta(request));
+      if (rememberCookie) void reply.header('set-cookie', rememberCookie);
+      return { redirectTo };
+    },
   });
 }

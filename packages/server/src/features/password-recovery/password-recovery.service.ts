@@ -78,8 +78,7 @@ export function createPasswordRecoveryService(ctx: AppContext, codes: CodeServic
       const loggedOut = await inTransaction(ctx.db, async (trx) => {
         if (!(await codes.consume(check.codeId, trx))) throw new ApiError(ErrorCode.RequestExpired, 400, 'code');
         const users = createUserQueries(trx);
-        await users.update(user.id, { password_hash: passwordHash, password_changed_at: now, failed_login_count: 0, locked_until: null, updated_at: now });
-        await users.addPasswordHistory(user.id, passwordHash, now);
+        await users.replacePassword(user.id, passwordHash, now);
         await createAuditQueries(trx).record({ ...event, type: 'password.reset' }, now);
         // Whoever knew the old password is signed out everywhere: sessions, grants and tokens go,
         // and the relying parties signed in through those sessions are told (back-channel logout).

@@ -160,7 +160,7 @@ export function createPasswordlessService(ctx: AppContext, codes: CodeService = 
       }
       const { user, created } = await accountFor(flow, phone, meta);
       // No 2-step downgrade: with 2-step on, the code is only the first factor.
-      const step = await mfaLogin.secondStep(user, interaction.uid, flow.client.id, 'passwordless');
+      const step = await mfaLogin.secondStep(user, interaction.uid, flow.client.id, 'passwordless', meta);
       await ctx.users.recordSuccessfulLogin(user.id, Date.now());
       await ctx.audit.record({ ...event, userId: user.id, type: 'passwordless.success', details: { created, ...(step ? { secondStep: step.tokenType } : {}) } });
       return step ?? { redirectTo: await completeLogin(ctx.provider, interaction, user.id, ['otp']) };

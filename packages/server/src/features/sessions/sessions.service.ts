@@ -2,10 +2,24 @@ import { normalizeUsername } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import { AdminInputError } from '../admin-input-error.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
-import { inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
+import type { UserRow } from '../../db/schema.ts';
+import { actorEvent, inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
 
 /** Ending a person's sessions on an operator's word (the `user sign-out` command). */
 export function createSessionService(ctx: Pick<AppContext, 'db' | 'tenants' | 'users' | 'oidcStore' | 'backchannelLogout'>) {
+  /** signOutEverywhere for an account already found (the admin console's user page); `extra` goes into the record's details. */
+  async function signOutUser(user: Pick<UserRow, 'id' | 'tenant_id'>, actor: AdminActor = {}, extra: Record<string, unknown> = {}): Promise<{ delivered: Promise<void> }> {
+    const notice = await inTransaction(ctx.db, async (trx) => {
+      const found = await ctx.backchannelLogout.noticeFor(user.id, trx);
+      await ctx.oidcStore.forgetAccount(user.id, trx);
+      await createAuditQueries(trx).record({ type: 'sessions.ended', tenantId: user.tenant_id, userId: user.id, ...actorEvent(actor, extra) });
+      return found;
+    });
+    // Redis is not transactional (see OidcStore.forgetAccount): its access tokens and codes go now.
+    await ctx.oidcStore.forgetAccount(user.id);
+    return { delivered: ctx.backchannelLogout.send(notice) };
+  }
+
   return {
     /**
      * Signs the user out everywhere: every provider session, grant, access and refresh token goes,
@@ -18,15 +32,10 @@ export function createSessionService(ctx: Pick<AppContext, 'db' | 'tenants' | 'u
       const normalized = normalizeUsername(username);
       const user = normalized ? await ctx.users.findByUsername(tenantId, normalized) : undefined;
       if (!user) throw AdminInputError.of('username', `no user '${username}' in tenant '${tenantId}'`);
-      const notice = await inTransaction(ctx.db, async (trx) => {
-        const found = await ctx.backchannelLogout.noticeFor(user.id, trx);
-        await ctx.oidcStore.forgetAccount(user.id, trx);
-        await createAuditQueries(trx).record({ type: 'sessions.ended', tenantId, userId: user.id, details: { by: actor.by ?? 'admin' } });
-        return found;
-      });
-      // Redis is not transactional (see OidcStore.forgetAccount): its access tokens and codes go now.
-      await ctx.oidcStore.forgetAccount(user.id);
-      return { userId: user.id, delivered: ctx.backchannelLogout.send(notice) };
+      const { delivered } = await signOutUser(user, actor);
+      return { userId: user.id, delivered };
     },
+
+    signOutUser,
   };
 }

@@ -14,6 +14,7 @@ import type { SocialProfile } from './provider-http.ts';
 import { importSocialPicture } from './social-picture.ts';
 import { createSocialQueries } from './social.queries.ts';
 import { createMfaLoginService } from '../mfa/mfa-login.service.ts';
+import type { BrowserHold } from '../../plugins/browser-binding.ts';
 
 /** The audit fields of a social sign-in step. */
 export interface SocialEvent {
@@ -60,10 +61,13 @@ export async function finishSocialSignIn(
   provider: SocialAuthorizer,
   event: SocialEvent,
   details: Record<string, unknown> = {},
+  /** What the browser holds: its 'Remember this browser' cookie may skip the second step. */
+  browser?: BrowserHold,
 ): Promise<RedirectOrMfaStep> {
   await assertCanSignIn(ctx, user, provider, event);
   await ctx.users.recordSuccessfulLogin(user.id, Date.now());
-  const step = await createMfaLoginService(ctx).secondStep(user, interaction.uid, event.clientId, provider);
+  const visitor = browser && { ip: event.ip, userAgent: event.userAgent, browser };
+  const step = await createMfaLoginService(ctx).secondStep(user, interaction.uid, event.clientId, provider, visitor);
   await ctx.audit.record({ ...event, userId: user.id, type: 'social.login', details: { provider, ...details, ...(step ? { secondStep: step.tokenType } : {}) } });
   return step ?? { redirectTo: await completeLogin(ctx.provider, interaction, user.id, [provider]) };
 }

@@ -161,7 +161,7 @@ export function createSocialLinkService(ctx: AppContext, codes: CodeService = cr
       }
       const current = await ctx.users.findById(user.id);
       if (!current) throw expired();
-      return finishSocialSignIn(ctx, link.interaction, current, link.provider, link.event, { linked: method });
+      return finishSocialSignIn(ctx, link.interaction, current, link.provider, link.event, { linked: method }, meta.browser);
     },
   };
 }

@@ -81,7 +81,7 @@ export function createSocialLoginService(ctx: AppContext) {
     const event = socialEvent({ tenantId: flow.tenant.id, clientId: flow.client.id }, meta);
     const identity = await createSocialQueries(ctx.db).findIdentity({ tenantId: flow.tenant.id, provider: profile.provider, subject: profile.subject });
     const linked = identity && (await ctx.users.findById(identity.user_id));
-    if (linked) return finishSocialSignIn(ctx, interaction, linked, profile.provider, event);
+    if (linked) return finishSocialSignIn(ctx, interaction, linked, profile.provider, event, {}, meta.browser);
 
     if (profile.email && profile.emailVerified) {
       const holder = await ctx.users.findByEmail(flow.tenant.id, profile.email);
@@ -101,7 +101,7 @@ export function createSocialLoginService(ctx: AppContext) {
       if (isUniqueViolation(error) && !retried) return resolve(flow, interaction, profile, meta, true);
       throw error;
     }
-    return finishSocialSignIn(ctx, interaction, user, profile.provider, event, { created: true });
+    return finishSocialSignIn(ctx, interaction, user, profile.provider, event, { created: true }, meta.browser);
   }
 
   return {

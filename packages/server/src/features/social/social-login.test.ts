@@ -39,7 +39,8 @@ describe('sign-in with Google and Facebook', () => {
     const tokens2 = await finishSignIn(second.browser, server.url, second.rp, second.auth, again.body.redirectTo);
     expect(tokens2.claims()?.sub).toBe(user!.id);
     expect(await usersWithEmail(server, 'ann.google@example.com')).toHaveLength(1);
-    expect(await auditTypes(server.ctx, user!.id)).toEqual(['social.registered', 'social.login', 'social.login']);
+    // The second sign-in came from another browser: its owner hears of it.
+    expect(await auditTypes(server.ctx, user!.id)).toEqual(['social.registered', 'social.login', 'social.login', 'signin.new_browser']);
   });
 
   it('Facebook: the token is checked with the app credentials and appsecret_proof; the account is created once', async () => {

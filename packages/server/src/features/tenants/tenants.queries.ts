@@ -30,6 +30,7 @@ export function toTenantRecord(row: TenantRow): TenantRecord {
     passwordMaxAgeDays: row.password_max_age_days,
     passwordWarningDays: row.password_warning_days,
     passwordHistorySize: row.password_history_size,
+    rememberBrowserDays: row.remember_browser_days || null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -50,6 +51,7 @@ export function toPublicTenant(record: TenantRecord): Tenant {
     webauthnAllowed: record.webauthnAllowed,
     customRegisterCheckbox: record.customRegisterCheckbox,
     passwordPolicy: record.passwordPolicy,
+    rememberBrowserDays: record.rememberBrowserDays,
   };
 }
 

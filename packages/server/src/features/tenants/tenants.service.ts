@@ -7,9 +7,28 @@ import { createClientQueries } from '../clients/clients.queries.ts';
 import { AdminInputError, parseAdminInput, type AdminInputProblem } from '../admin-input-error.ts';
 import { createTenantQueries, type TenantRecord } from './tenants.queries.ts';
 
-/** Who made an administrative change, for the audit record ('cli', 'seed'…). */
+/** Who made an administrative change, for the audit record ('cli', 'seed', 'admin'…). */
 export interface AdminActor {
   by?: string;
+  /** The admin console's signed-in admin (admin API calls): the record's details.actorUserId. */
+  actorUserId?: string;
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+/** What an administrative change's audit record says about its actor: `details` fields, and the request's IP and user agent. */
+export function actorOf(actor: AdminActor): { details: { by: string; actorUserId?: string }; ip: string | null; userAgent: string | null } {
+  return {
+    details: { by: actor.by ?? 'admin', ...(actor.actorUserId ? { actorUserId: actor.actorUserId } : {}) },
+    ip: actor.ip ?? null,
+    userAgent: actor.userAgent ?? null,
+  };
+}
+
+/** The audit event fields of an actor: `{ ip, userAgent, details }` with `extra` merged into details. */
+export function actorEvent(actor: AdminActor, extra: Record<string, unknown> = {}) {
+  const { details, ip, userAgent } = actorOf(actor);
+  return { ip, userAgent, details: { ...details, ...extra } };
 }
 
 /** Runs `fn` in a transaction, or in the caller's when `db` already is one. */
@@ -33,6 +52,8 @@ function tenantColumns(input: TenantUpdateInput): TenantUpdate {
   if (input.passwordMaxAgeDays !== undefined) c.password_max_age_days = input.passwordMaxAgeDays;
   if (input.passwordWarningDays !== undefined) c.password_warning_days = input.passwordWarningDays;
   if (input.passwordHistorySize !== undefined) c.password_history_size = input.passwordHistorySize;
+  // 0 and null both turn 'Remember this browser' off; stored as null.
+  if (input.rememberBrowserDays !== undefined) c.remember_browser_days = input.rememberBrowserDays || null;
   if (input.customRegisterCheckbox !== undefined) c.custom_register_checkbox = input.customRegisterCheckbox ? toJson(input.customRegisterCheckbox) : null;
   return c;
 }
@@ -86,7 +107,7 @@ export function createTenantService({ db }: { db: Kysely<Database> }) {
           created_at: now,
           updated_at: now,
         });
-        await createAuditQueries(trx).record({ type: 'tenant.created', tenantId: id, details: { by: actor.by ?? 'admin', fields: Object.keys(settings) } }, now);
+        await createAuditQueries(trx).record({ type: 'tenant.created', tenantId: id, ...actorEvent(actor, { fields: Object.keys(settings) }) }, now);
         const created = await createTenantQueries(trx).findById(id);
         if (!created) throw new Error(`tenant '${id}' vanished after it was created`);
         return created;
@@ -116,7 +137,7 @@ export function createTenantService({ db }: { db: Kysely<Database> }) {
       const now = Date.now();
       return inTransaction(db, async (trx) => {
         await createTenantQueries(trx).update(id, { ...tenantColumns(input), updated_at: now });
-        await createAuditQueries(trx).record({ type: 'tenant.updated', tenantId: id, details: { by: actor.by ?? 'admin', fields: changed } }, now);
+        await createAuditQueries(trx).record({ type: 'tenant.updated', tenantId: id, ...actorEvent(actor, { fields: changed }) }, now);
         return { tenant: await mustFindIn(trx, id), changed };
       });
     },
@@ -137,7 +158,7 @@ export function createTenantService({ db }: { db: Kysely<Database> }) {
       }
       await inTransaction(db, async (trx) => {
         await createTenantQueries(trx).remove(id);
-        await createAuditQueries(trx).record({ type: 'tenant.removed', tenantId: id, details: { by: actor.by ?? 'admin' } });
+        await createAuditQueries(trx).record({ type: 'tenant.removed', tenantId: id, ...actorEvent(actor) });
       });
     },
   };

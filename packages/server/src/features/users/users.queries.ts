@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewUserRow, UserRow, UserUpdate } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
+import { forgetRememberedBrowsers } from '../mfa/remembered-browsers.queries.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -83,6 +84,22 @@ export function createUserQueries(db: Executor) {
       if (Number(activated.numUpdatedRows) !== 1) return false;
       await db.deleteFrom('password_history').where('user_id', '=', id).execute();
       return true;
+    },
+    /**
+     * THE one place an existing account's password changes (reset, expiry, the command line, the
+     * account area's password change): the new hash and its history row, a lifted sign-in lockout,
+     * and the end of every browser remembered for 2-step verification, so whoever only knew the old
+     * password cannot skip the second step on a browser they once had. Run it in the caller's
+     * transaction, with the caller's audit record.
+     */
+    async replacePassword(userId: string, passwordHash: string, at: number): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, password_changed_at: at, failed_login_count: 0, locked_until: null, updated_at: at })
+        .where('id', '=', userId)
+        .execute();
+      await this.addPasswordHistory(userId, passwordHash, at);
+      await forgetRememberedBrowsers(db, userId);
     },
     async clearPasswordHistory(userId: string): Promise<void> {
       await db.deleteFrom('password_history').where('user_id', '=', userId).execute();

@@ -160,8 +160,7 @@ export function createUserService({ db }: { db: Kysely<Database> }, options: Use
       const now = Date.now();
       return inTransaction(db, async (trx) => {
         const q = createUserQueries(trx);
-        await q.update(user.id, { password_hash: passwordHash, password_changed_at: now, failed_login_count: 0, locked_until: null, updated_at: now });
-        await q.addPasswordHistory(user.id, passwordHash, now);
+        await q.replacePassword(user.id, passwordHash, now);
         await createAuditQueries(trx).record({ type: 'password.changed', tenantId: tenant.id, userId: user.id, details: { by: actor.by ?? 'admin' } }, now);
         const row = await q.findById(user.id);
         if (!row) throw new Error('the user vanished while its password was set');

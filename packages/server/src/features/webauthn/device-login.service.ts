@@ -1,3 +1,4 @@
+import { PASSKEY_AMR } from './passkey-login.service.ts';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { qrCodeDataUrl } from '../../lib/qr-code.ts';
 import { loadWebAuthn } from './webauthn-library.ts';
@@ -84,7 +85,8 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
       rpID: rp.rpID,
       challenge: new Uint8Array(Buffer.from(webauthnChallenge, 'base64url')),
       allowCredentials: devices.map((row) => ({ id: row.credential_id, transports: parseJson<string[]>(row.transports, []) })),
-      userVerification: 'preferred',
+      // A device sign-in skips 2-step (DESIGN.md section 7): only an authenticator that verified the person (PIN, biometrics) may.
+      userVerification: 'required',
       timeout: ttls.deviceLoginMs,
     });
   }
@@ -202,9 +204,9 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
           expectedOrigin: rp.origin,
           expectedRPID: rp.rpID,
           credential: { id: device.credential_id, publicKey: new Uint8Array(device.public_key), counter: device.counter, transports: parseJson<string[]>(device.transports, []) },
-          requireUserVerification: false,
+          requireUserVerification: true,
         });
-        if (!result.verified) return refuse('invalid_assertion');
+        if (!result.verified || !result.authenticationInfo.userVerified) return refuse('invalid_assertion');
         newCounter = result.authenticationInfo.newCounter;
       } catch (error) {
         if (error instanceof ApiError) throw error;
@@ -246,8 +248,8 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
       if (!(await createWebauthnQueries(ctx.db).transition(row.id, 'approved', 'consumed', now))) throw expired();
       await ctx.users.recordSuccessfulLogin(user.id, now);
       await ctx.audit.record({ tenantId: row.tenant_id, clientId: row.client_id, userId: user.id, ip: meta.ip, userAgent: meta.userAgent, type: 'webauthn.login' });
-      // hwk: proof of possession of a hardware-secured key (RFC 8176).
-      return { code: 'approved', redirectTo: await completeLogin(ctx.provider, interaction, user.id, ['hwk']) };
+      // The key's possession and the person it verified (RFC 8176): both factors, as a passkey's.
+      return { code: 'approved', redirectTo: await completeLogin(ctx.provider, interaction, user.id, PASSKEY_AMR) };
     },
   };
 }

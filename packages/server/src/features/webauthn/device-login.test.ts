@@ -49,7 +49,7 @@ describe('sign in with a device', () => {
     expect(r.answer).toMatchObject({ challenge: expect.any(String), expiresIn: 300, qrCode: expect.stringMatching(/^data:image\/png;base64,/) });
     expect(r.answer.verifyUrl).toBe(`${server.url}/login/webauthn/verify-device?challenge=${r.pollBody.oauth_challenge}&authnChallenge=${r.challenge}`);
     expect(r.pollBody.challenge).toBe(r.challenge);
-    expect(r.options).toMatchObject({ rpId: '127.0.0.1', userVerification: 'preferred', allowCredentials: [{ id: authenticator.id, type: 'public-key' }] });
+    expect(r.options).toMatchObject({ rpId: '127.0.0.1', userVerification: 'required', allowCredentials: [{ id: authenticator.id, type: 'public-key' }] });
 
     // Not approved yet: pending (409, 1200). Bound to its sign-in: another challenge is refused.
     expect(await poll(r.pollBody)).toMatchObject({ status: 409, body: { error: { code: 1200 } } });
@@ -121,6 +121,9 @@ describe('sign in with a device', () => {
     expect(await attempt(authenticator.assert(r.options, { origin: 'https://evil.example' }))).toMatchObject(refused);
     expect(await attempt(authenticator.assert(r.options, { rpId: 'evil.example' }))).toMatchObject(refused);
     expect(await attempt(authenticator.assert(r.options, { type: 'webauthn.create' }))).toMatchObject(refused);
+    // Presence without the person verified (a key without PIN or biometrics) would skip 2-step: refused.
+    expect(r.options).toMatchObject({ userVerification: 'required' });
+    expect(await attempt(authenticator.assert(r.options, { userVerified: false }))).toMatchObject(refused);
     // Another user's authenticator, even a working one.
     const stranger = await accountWithDevice(server.ctx, server.url, 'login-3-other@example.com');
     expect(await attempt(stranger.authenticator.assert(r.options))).toMatchObject(refused);
@@ -128,7 +131,7 @@ describe('sign in with a device', () => {
 
     // The genuine next assertion still works.
     expect(await attempt(authenticator.assert(r.options))).toMatchObject({ status: 200, body: { approved: true } });
-    expect((await auditTypes(server.ctx, userId)).filter((t) => t === 'webauthn.login_failed').length).toBeGreaterThanOrEqual(7);
+    expect((await auditTypes(server.ctx, userId)).filter((t) => t === 'webauthn.login_failed').length).toBeGreaterThanOrEqual(8);
   });
 
   it('accepts an authenticator that does not count (counter 0) every time, and one request once even when resolved at the same moment', async () => {

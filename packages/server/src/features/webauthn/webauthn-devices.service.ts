@@ -26,6 +26,12 @@ import { DEFAULT_TTLS, challengeHash, newWebauthnChallenge, refusalReason, relyi
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
+/** The credProps extension's answer: whether the browser made a discoverable credential (a passkey), or undefined when it does not say. */
+function discoverableOf(results: Record<string, unknown>): boolean | undefined {
+  const rk = (results.credProps as { rk?: unknown } | undefined)?.rk;
+  return typeof rk === 'boolean' ? rk : undefined;
+}
+
 /**
  * The account area's devices (SPEC.md sections 2, 3, 4 and 7): the list, registration (the
  * attestation verified for real: origin, RP id, challenge), and the activation and deletion codes.
@@ -81,7 +87,12 @@ export function createWebauthnDevicesService(ctx: AppContext, options: { codes?:
         timeout: ttls.registrationMs,
         attestationType: 'none',
         excludeCredentials: existing.map((row) => ({ id: row.credential_id, transports: parseJson<string[]>(row.transports, []) })),
-        authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+        // Passkeys (issue 16): every device is a discoverable credential, so the Login screen's
+        // autofill can offer it. A key that cannot store one (U2F-only) could not sign in anyway:
+        // a device sign-in needs the person verified (device-login.service.ts), which such keys
+        // cannot do. Devices registered before keep working through the device flow; credProps
+        // tells which kind each device made.
+        authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
       });
       const challenge = randomToken(24);
       const now = Date.now();
@@ -127,7 +138,8 @@ export function createWebauthnDevicesService(ctx: AppContext, options: { codes?:
         throw new ApiError(ErrorCode.InvalidField, 400, 'publickey_credential', 'The device registration could not be verified');
       }
       if (!verified.verified) throw new ApiError(ErrorCode.InvalidField, 400, 'publickey_credential', 'The device registration could not be verified');
-      const { credential } = verified.registrationInfo;
+      const { credential, credentialBackedUp } = verified.registrationInfo;
+      const discoverable = discoverableOf(body.publickeyCredential.clientExtensionResults);
       if (await queries.findByCredentialId(tenant.id, credential.id)) throw new ApiError(ErrorCode.DeviceAlreadyRegistered, 409, 'publickey_credential');
 
       // Spend the ceremony first, so two posts of one registration cannot both store a device.
@@ -146,10 +158,20 @@ export function createWebauthnDevicesService(ctx: AppContext, options: { codes?:
             counter: credential.counter,
             transports: credential.transports ?? body.publickeyCredential.response.transports,
             deviceName,
+            discoverable,
+            backedUp: credentialBackedUp,
             at: now,
           });
           await createAuditQueries(trx).record(
-            { type: 'webauthn.registered', tenantId: tenant.id, clientId: ACCOUNT_CLIENT_ID, userId: user.id, ip: meta.ip, userAgent: meta.userAgent, details: { deviceId: webauthnCredentialId, deviceName } },
+            {
+              type: 'webauthn.registered',
+              tenantId: tenant.id,
+              clientId: ACCOUNT_CLIENT_ID,
+              userId: user.id,
+              ip: meta.ip,
+              userAgent: meta.userAgent,
+              details: { deviceId: webauthnCredentialId, deviceName, ...(discoverable === undefined ? {} : { passkey: discoverable }) },
+            },
             now,
           );
         });

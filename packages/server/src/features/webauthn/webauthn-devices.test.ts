@@ -33,7 +33,7 @@ describe('WebAuthn devices of the account area', () => {
       rp: { id: '127.0.0.1', name: 'Passgate Demo' },
       user: { name: 'dev-1@example.com' },
       attestation: 'none',
-      authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
       excludeCredentials: [],
     });
 

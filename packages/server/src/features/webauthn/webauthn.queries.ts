@@ -15,6 +15,10 @@ export interface NewCredential {
   counter: number;
   transports: string[] | undefined;
   deviceName: string;
+  /** What the browser said (credProps) of whether it made a discoverable credential (a passkey); undefined: it did not say. */
+  discoverable?: boolean | undefined;
+  /** Whether the authenticator said the credential is backed up (synced to other devices). */
+  backedUp?: boolean | undefined;
   at: number;
 }
 
@@ -67,6 +71,8 @@ export function createWebauthnQueries(db: Executor) {
           active: 0,
           created_at: c.at,
           last_used_at: null,
+          discoverable: c.discoverable === undefined ? null : Number(c.discoverable),
+          backed_up: c.backedUp === undefined ? null : Number(c.backedUp),
         })
         .execute();
     },

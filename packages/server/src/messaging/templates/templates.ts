@@ -40,10 +40,10 @@ export function localeFromAcceptLanguage(header: string | undefined): Locale {
 }
 
 
-const paragraph = (text: string) => `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#333333;">${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
+export const paragraph = (text: string) => `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#333333;">${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
 
 /** The branded frame of every e-mail: the tenant's brand above a heading, then `body` (HTML). */
-function brandedHtml(locale: Locale, title: string, brand: string, heading: string, body: string): string {
+export function brandedHtml(locale: Locale, title: string, brand: string, heading: string, body: string): string {
   return `<!DOCTYPE html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;padding:0;background-color:#f4f5f7;font-family:Arial,Helvetica,sans-serif;">

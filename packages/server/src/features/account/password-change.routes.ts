@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorEnvelopeSchema, passwordChangeBodySchema, passwordChangeResponseSchema } from '@passgate/contract';
+import type { AppContext } from '../../context.ts';
+import { visitorMeta } from '../login-flow/visitor-input.ts';
+import { createPasswordChangeService, type CallingToken } from './password-change.service.ts';
+import type { SignedIn } from './signed-in.ts';
+
+const bearer = [{ bearerAuth: [] }];
+const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 429: errorEnvelopeSchema };
+
+/** The session and grant of the access token the call came with (already checked by `auth.authenticate`). */
+async function callingToken(ctx: AppContext, request: FastifyRequest): Promise<CallingToken> {
+  const value = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+  const token = value ? ((await ctx.provider.AccessToken.find(value)) as { sessionUid?: string; grantId?: string } | undefined) : undefined;
+  return { sessionUid: token?.sessionUid, grantId: token?.grantId };
+}
+
+/** Changing one's password from the account area's Security page. */
+export function passwordChangeRoutes(app: FastifyInstance, ctx: AppContext, auth: SignedIn): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const service = createPasswordChangeService(ctx);
+
+  api.post('/api/v1/me/password', {
+    schema: {
+      tags: ['account'],
+      summary: 'Change the signed-in user’s password',
+      description:
+        'Checks the current password (1017, field current_password; each try spends the re-check budget shared with the 2-step settings and account deletion: 1290 once spent), ' +
+        'then the new one: the tenant’s password policy (1002, field new_password, naming what it lacks), the list of common breached passwords (1104) and the tenant’s password history (1031). ' +
+        'An account without a password (Google, Facebook, phone code) gets 1105. On success every other session of the user is signed out and the tokens issued outside this session are revoked ' +
+        '(this session and its token stay), and a notice goes to the verified e-mail address, else the verified phone number. Answers how many other sessions were signed out.',
+      security: bearer,
+      body: passwordChangeBodySchema,
+      response: { 200: passwordChangeResponseSchema, ...errors },
+    },
+    onRequest: auth.authenticate,
+    handler: async (request) => service.change(auth.user(request), request.body, await callingToken(ctx, request), visitorMeta(request)),
+  });
+}
