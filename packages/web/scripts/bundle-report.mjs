@@ -20,8 +20,8 @@ const FIRST_LOAD = [
   { label: 'login route', find: ([src]) => src === 'src/routes/login/Login.tsx', optional: true },
   { label: 'default language (vi)', find: ([src]) => src === 'src/i18n/vi.json' },
 ];
-/** Must never be part of that first load: the account area and its sign-in library. */
-const FORBIDDEN = [/^packages\/web\/src\/routes\/account\//, /node_modules\/oidc-client-ts\//, /node_modules\/@tanstack\//];
+/** Must never be part of that first load: the account area, the admin console (and its charts) and their sign-in library. */
+const FORBIDDEN = [/^packages\/web\/src\/routes\/account\//, /^packages\/web\/src\/routes\/admin\//, /node_modules\/oidc-client-ts\//, /node_modules\/@tanstack\//, /node_modules\/@mui\/x-charts/];
 const chunkModules = JSON.parse(readFileSync(join(dist, '.vite', 'chunk-modules.json'), 'utf8'));
 
 const files = new Map();

@@ -33,6 +33,8 @@ const PasswordComingExpire = lazy(() => import('./routes/password/PasswordComing
 // The account area's strings are a translation part of their own, fetched with its code.
 const AccountArea = lazy(() => Promise.all([import('./routes/account/AccountArea.tsx'), loadTranslationPart('account')]).then(([area]) => area));
 const AccountDeleted = lazy(() => import('./routes/account-deleted/AccountDeleted.tsx'));
+// The admin console (issue 17): one chunk with its strings, under /admin only.
+const AdminConsole = lazy(() => Promise.all([import('./routes/admin/AdminConsole.tsx'), loadTranslationPart('account'), loadTranslationPart('admin')]).then(([area]) => area));
 
 /** React's report of an error a boundary caught: failed API calls are shown on screen, not logged. */
 export function reportCaughtError(error: unknown, info: ErrorInfo): void {
@@ -96,6 +98,7 @@ export function AppRoutes() {
           <Route path="/privacy" element={<Privacy />} />
           <Route path="/account-deleted" element={<AccountDeleted />} />
           <Route path="/user/*" element={<AccountArea />} />
+          <Route path="/admin/*" element={<AdminConsole />} />
           <Route path="*" element={<Navigate to="/error" replace state={{ status: 404 }} />} />
         </Routes>
       </Suspense>

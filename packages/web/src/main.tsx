@@ -8,10 +8,12 @@ import { initI18n } from './i18n/i18n.ts';
 import { queryLocale, resolveLocale, storedLocale } from './i18n/language.ts';
 import { startFirstScreenRequests } from './lib/early-requests.ts';
 import { loadRuntimeConfig } from './lib/runtime-config.ts';
+import { releaseShellWhenScreenShows } from './lib/sign-in-shell.ts';
 
 async function start(): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('#root is missing from index.html');
+  releaseShellWhenScreenShows(container);
   const root = createRoot(container, { onCaughtError: reportCaughtError });
 
   // The client's own language setting is applied by the Login screen once it knows the client.

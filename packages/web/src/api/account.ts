@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { AccountDeletionBody,
+  PasswordChangeBody,
+  PasswordChangeResponse,
   AvatarUploadBody,
   CodeSentResponse,
   emailUpdateBodySchema,
@@ -16,7 +18,8 @@ import type { AccountDeletionBody,
   MfaPasswordBody,
   Profile,
   ProfileUpdateBody,
-  Tenant, SecurityEvents } from '@passgate/contract';
+  RememberedBrowsers,
+  Tenant, SecurityEvents, ActiveSessions, SessionsSignedOut } from '@passgate/contract';
 import { api } from './client.ts';
 
 export type EmailVerifyBody = z.output<typeof emailVerifyBodySchema>;
@@ -52,6 +55,17 @@ export const accountApi = {
   regenerateBackupCodes: (token: string, body: MfaPasswordBody) => api.post<BackupCodesResponse>('/v1/me/mfa/backup-codes', { ...body }, { token }),
   /** The account's recent security events (sign-ins, failures, changes), newest first. */
   securityEvents: (token: string) => api.get<SecurityEvents>('/v1/me/security-events', { token }),
+  /** Changes the password (the current one re-checked); the other sessions are signed out. */
+  changePassword: (token: string, body: PasswordChangeBody) => api.post<PasswordChangeResponse>('/v1/me/password', { ...body }, { token }),
+  /** How many browsers skip the 2-step verification ('Remember this browser'). */
+  rememberedBrowsers: (token: string) => api.get<RememberedBrowsers>('/v1/me/remembered-browsers', { token }),
+  /** 'Forget all browsers': each asks for the 2-step code again at its next sign-in. */
+  forgetRememberedBrowsers: (token: string) => api.delete<RememberedBrowsers>('/v1/me/remembered-browsers', { token }),
+  /** Where the user is signed in: each provider session, this one first. */
+  sessions: (token: string) => api.get<ActiveSessions>('/v1/me/sessions', { token }),
+  /** 204: that session, its applications' grants and tokens are gone. */
+  signOutSession: (token: string, id: string) => api.delete<unknown>(`/v1/me/sessions/${encodeURIComponent(id)}`, { token }),
+  signOutOtherSessions: (token: string) => api.post<SessionsSignedOut>('/v1/me/sessions/sign-out-others', {}, { token }),
 };
 
 type AccountApi = typeof accountApi;

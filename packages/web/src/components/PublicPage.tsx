@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { PublicClient } from '@passgate/contract';
 import { useDocumentTitle, useFavicon } from '../hooks/use-document-title.ts';
 import { localizedText } from '../lib/localized-text.ts';
-import { CONTENT_MAX_WIDTH, DEFAULT_BACKGROUND_IMAGE, clientMuiTheme, textOn } from '../theme/themes.ts';
+import { CONTENT_MAX_WIDTH, backgroundImageOf, clientMuiTheme, textOn } from '../theme/themes.ts';
 import { LanguageSwitcher } from './LanguageSwitcher.tsx';
 import { PrivacyLink } from './PrivacyLink.tsx';
 import { ExternalLink } from './TextLink.tsx';
@@ -32,7 +32,7 @@ export function PublicPage({ client, title, clientLink = true, children }: Props
   const muiTheme = useMemo(() => clientMuiTheme(theme), [theme]);
   useDocumentTitle(title);
   useFavicon(theme?.iconUri);
-  const backgroundImage = `url("${encodeURI(theme?.backgroundImageUri ?? DEFAULT_BACKGROUND_IMAGE)}")`;
+  const backgroundImage = backgroundImageOf(theme);
 
   return (
     <ThemeProvider theme={muiTheme}>

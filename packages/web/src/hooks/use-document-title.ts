@@ -1,16 +1,19 @@
 import { useEffect } from 'react';
+import { usePreviewMode } from '../lib/preview-mode.ts';
 
 /** Sets the browser tab's title while the screen is shown. */
 export function useDocumentTitle(title: string | undefined): void {
+  const preview = usePreviewMode();
   useEffect(() => {
-    if (title) document.title = title;
-  }, [title]);
+    if (title && !preview) document.title = title;
+  }, [title, preview]);
 }
 
 /** Shows the client's icon as the tab's icon while the screen is shown, then restores the app's. */
 export function useFavicon(href: string | null | undefined): void {
+  const preview = usePreviewMode();
   useEffect(() => {
-    if (!href) return;
+    if (!href || preview) return;
     const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
     if (!link) return;
     const previous = { href: link.getAttribute('href'), type: link.getAttribute('type') };
@@ -20,5 +23,5 @@ export function useFavicon(href: string | null | undefined): void {
       if (previous.href) link.setAttribute('href', previous.href);
       if (previous.type) link.setAttribute('type', previous.type);
     };
-  }, [href]);
+  }, [href, preview]);
 }

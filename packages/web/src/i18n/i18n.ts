@@ -13,6 +13,7 @@ type Bundle = () => Promise<{ default: Record<string, unknown> }>;
 const parts = {
   flow: { vi: () => import('./vi.json'), en: () => import('./en.json') },
   account: { vi: () => import('./account/vi.json'), en: () => import('./account/en.json') },
+  admin: { vi: () => import('./admin/vi.json'), en: () => import('./admin/en.json') },
 } satisfies Record<string, Record<Locale, Bundle>>;
 
 export type TranslationPart = keyof typeof parts;
@@ -54,6 +55,11 @@ export async function initI18n(locale: Locale): Promise<typeof i18n> {
 export async function loadTranslationPart(part: TranslationPart): Promise<void> {
   wanted.add(part);
   await ensureLoaded(currentLanguage());
+}
+
+/** Loads the strings of every part in use in `locale` without switching to it (the admin console's preview speaks either language). */
+export async function preloadLanguage(locale: Locale): Promise<void> {
+  await ensureLoaded(locale);
 }
 
 export async function changeLanguage(locale: Locale): Promise<void> {

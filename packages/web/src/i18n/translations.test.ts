@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { errorCodes, errorMessages } from '@passgate/contract/rules';
 import accountEn from './account/en.json';
 import accountVi from './account/vi.json';
+import adminEn from './admin/en.json';
+import adminVi from './admin/vi.json';
 import flowEn from './en.json';
 import flowVi from './vi.json';
 
@@ -43,13 +45,15 @@ const SPEC_FLOW_TEXTS = ['Your account is now active', 'Update Password successf
 const variables = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 // The parts share one namespace (i18n.ts), so they are checked as the one tree they become.
-const vi = { ...flowVi, ...accountVi };
-const en = { ...flowEn, ...accountEn };
+const vi = { ...flowVi, ...accountVi, ...adminVi };
+const en = { ...flowEn, ...accountEn, ...adminEn };
 
 describe('translation files', () => {
   it('keep each top-level key in one part only, so no part overwrites another', () => {
     expect(Object.keys(accountVi).filter((key) => key in flowVi)).toEqual([]);
     expect(Object.keys(accountEn).filter((key) => key in flowEn)).toEqual([]);
+    expect(Object.keys(adminVi).filter((key) => key in flowVi || key in accountVi)).toEqual([]);
+    expect(Object.keys(adminEn).filter((key) => key in flowEn || key in accountEn)).toEqual([]);
   });
 
   const viKeys = leafKeys(vi);

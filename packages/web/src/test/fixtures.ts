@@ -27,6 +27,7 @@ export function tenant(overrides: Partial<Tenant> = {}): Tenant {
     registrationAllowed: true,
     resetPasswordAllowed: true,
     webauthnAllowed: true,
+    rememberBrowserDays: null,
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { createTheme, darken, getContrastRatio, type Theme } from '@mui/material/styles';
+import { alpha, createTheme, darken, getContrastRatio, type Theme } from '@mui/material/styles';
 import type { Theme as ClientTheme } from '@passgate/contract';
 
 export const DEFAULT_PRIMARY = '#1F5FBF';
@@ -63,6 +63,20 @@ function baseTheme(primary: string, background: string, button: string): Theme {
       },
     },
   });
+}
+
+/**
+ * The CSS background-image of a client's screens: its own picture; else the default picture (SPEC.md:
+ * a default background when none is set) under a veil of the client's background colour when it
+ * has one, so that the colour the operator picked is the colour people see rather than only the
+ * colour shown while the picture loads.
+ */
+export function backgroundImageOf(theme: Pick<ClientTheme, 'backgroundImageUri' | 'backgroundColor'> | null | undefined): string {
+  const picture = (uri: string) => `url("${encodeURI(uri)}")`;
+  if (theme?.backgroundImageUri) return picture(theme.backgroundImageUri);
+  if (!theme?.backgroundColor) return picture(DEFAULT_BACKGROUND_IMAGE);
+  const veil = alpha(theme.backgroundColor, 0.8);
+  return `linear-gradient(${veil}, ${veil}), ${picture(DEFAULT_BACKGROUND_IMAGE)}`;
 }
 
 /** The theme of the account area and of screens shown without a client. */

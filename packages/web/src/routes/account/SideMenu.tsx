@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
-import Drawer from '@mui/material/Drawer';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
@@ -11,12 +10,12 @@ import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import DataIcon from '@mui/icons-material/ToggleOnOutlined';
 import FeedbackIcon from '@mui/icons-material/FeedbackOutlined';
 import HelpIcon from '@mui/icons-material/HelpOutlineOutlined';
-import LogoutIcon from '@mui/icons-material/Logout';
 import PeopleIcon from '@mui/icons-material/PeopleOutlineOutlined';
 import PersonIcon from '@mui/icons-material/BadgeOutlined';
 import SecurityIcon from '@mui/icons-material/LockOutlined';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
+import { navItemSx, ResponsiveNav, SignOutItem } from '../../components/ResponsiveNav.tsx';
 import { useAuth } from './auth-context.tsx';
 
 export const SIDE_MENU_WIDTH = 260;
@@ -39,12 +38,6 @@ const INACTIVE_FOOTER: { key: MenuKey; icon: ReactNode }[] = [
   { key: 'feedback', icon: <FeedbackIcon /> },
 ];
 
-const itemSx = {
-  borderRadius: '0 24px 24px 0',
-  mr: 1,
-  '&.active': { bgcolor: 'action.selected', color: 'primary.main', '& .MuiListItemIcon-root': { color: 'primary.main' }, '& .MuiListItemText-primary': { fontWeight: 600 } },
-} as const;
-
 /** The account area's navigation: a permanent column on wide screens, a drawer behind the hamburger on small ones. */
 export function SideMenu({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -54,7 +47,7 @@ export function SideMenu({ open, onClose }: { open: boolean; onClose: () => void
     items.map(({ key, icon }) => (
       // MUI renders a disabled ListItemButton as a div with aria-disabled and no tab stop.
       <ListItem key={key} disablePadding>
-        <ListItemButton disabled sx={itemSx}>
+        <ListItemButton disabled sx={navItemSx}>
           <ListItemIcon>{icon}</ListItemIcon>
           <ListItemText primary={t(`account.menu.${key}`)} />
         </ListItemButton>
@@ -71,7 +64,7 @@ export function SideMenu({ open, onClose }: { open: boolean; onClose: () => void
               // NavLink adds 'active' on its own path; under alsoUnder it is set here.
               className={alsoUnder && pathname.startsWith(alsoUnder) ? 'active' : undefined}
               onClick={onClose}
-              sx={itemSx}
+              sx={navItemSx}
             >
               <ListItemIcon>{icon}</ListItemIcon>
               <ListItemText primary={t(`account.menu.${key}`)} />
@@ -83,29 +76,13 @@ export function SideMenu({ open, onClose }: { open: boolean; onClose: () => void
       <Divider sx={{ mx: 2 }} />
       <List>
         {inactive(INACTIVE_FOOTER)}
-        <ListItem disablePadding>
-          <ListItemButton
-            onClick={() => {
-              onClose();
-              signOut();
-            }}
-            sx={itemSx}
-          >
-            <ListItemIcon>
-              <LogoutIcon />
-            </ListItemIcon>
-            <ListItemText primary={t('account.logout')} />
-          </ListItemButton>
-        </ListItem>
+        <SignOutItem label={t('account.logout')} onClose={onClose} signOut={signOut} />
       </List>
     </Box>
   );
   return (
-    <>
-      <Drawer variant="temporary" open={open} onClose={onClose} slotProps={{ paper: { 'aria-label': t('account.navigation') } }} sx={{ display: { xs: 'block', md: 'none' } }}>
-        {items}
-      </Drawer>
-      <Box sx={{ display: { xs: 'none', md: 'block' }, flexShrink: 0, width: SIDE_MENU_WIDTH }}>{items}</Box>
-    </>
+    <ResponsiveNav open={open} onClose={onClose} label={t('account.navigation')} width={SIDE_MENU_WIDTH}>
+      {items}
+    </ResponsiveNav>
   );
 }

@@ -3,11 +3,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
-import { completeSignIn, safeReturnTo } from './auth.ts';
+import { accountSession, type OidcSession } from './auth.ts';
 import { AUTH_USER_KEY } from './auth-context.tsx';
 
-/** /user/callback: finishes the sign-in and returns to the page the user wanted. */
-export function SigninCallback() {
+/** /user/callback (and /admin/callback): finishes the sign-in and returns to the page the user wanted. */
+export function SigninCallback({ session = accountSession }: { session?: OidcSession }) {
+  const { completeSignIn, safeReturnTo } = session;
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -28,7 +29,7 @@ export function SigninCallback() {
     } else if (failed) {
       void navigate('/error', { replace: true, state: { status: 400 } });
     }
-  }, [user, failed, navigate, queryClient]);
+  }, [user, failed, navigate, queryClient, safeReturnTo]);
 
   return <Loading label={t('account.signingIn')} />;
 }

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import type { User } from 'oidc-client-ts';
 import { Loading } from '../../components/Loading.tsx';
-import { currentSession, forgetUser, signOut, startSignIn, userManager } from './auth.ts';
+import { accountSession, type OidcSession } from './auth.ts';
 
 export const AUTH_USER_KEY = ['auth', 'user'] as const;
 
@@ -27,8 +27,17 @@ export function useAuth(): AuthValue {
   return value;
 }
 
-/** The login guard of /user/*: no session starts a sign-in; an expired one goes to the session-expired alert. */
-export function RequireAuth({ children }: { children: ReactNode }) {
+interface RequireAuthProps {
+  children: ReactNode;
+  /** The area's client and session (the account area's unless told). */
+  session?: OidcSession;
+  /** Where an expired session leads (the session-expired alert unless told). */
+  expiredPath?: string;
+}
+
+/** The login guard of /user/* (and /admin/*): no session starts a sign-in; an expired one goes to the session-expired alert. */
+export function RequireAuth({ children, session = accountSession, expiredPath = '/alert/session-expired' }: RequireAuthProps) {
+  const { currentSession, forgetUser, signOut, startSignIn, userManager } = session;
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
@@ -47,9 +56,9 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     void forgetUser().finally(() => {
       queryClient.removeQueries({ queryKey: AUTH_USER_KEY });
       queryClient.removeQueries({ queryKey: ['me'] });
-      void navigate('/alert/session-expired', { replace: true });
+      void navigate(expiredPath, { replace: true });
     });
-  }, [navigate, queryClient]);
+  }, [navigate, queryClient, forgetUser, expiredPath]);
 
   const returnTo = `${location.pathname}${location.search}`;
   const signingIn = useRef(false);
@@ -62,17 +71,17 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       });
     }
     if (status === 'expired') expire();
-  }, [status, returnTo, expire]);
+  }, [status, returnTo, expire, startSignIn]);
 
   useEffect(() => {
     const events = userManager().events;
     events.addAccessTokenExpired(expire);
     return () => events.removeAccessTokenExpired(expire);
-  }, [expire]);
+  }, [expire, userManager]);
 
   const value = useMemo<AuthValue | null>(
     () => (user && status === 'ready' ? { user, accessToken: user.access_token, signOut: () => void signOut(user), expire } : null),
-    [user, status, expire],
+    [user, status, expire, signOut],
   );
 
   if (signInFailed) {

@@ -3,77 +3,118 @@ import { currentLanguage } from '../../i18n/i18n.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { announceSession, announceSignOut, offerSessionToOtherTabs, sessionFromOtherTab } from './tab-session.ts';
 
+/** Which public client of the provider an area of the app signs in with, and where it lives. */
+export interface OidcAreaSettings {
+  clientId: string;
+  redirectUri: string;
+  postLogoutRedirectUri: string;
+  scope: string;
+  /** Where a sign-in returns to when it carries no (safe) page of its own. */
+  home: string;
+  /** Whether this origin's tabs hand the session to each other (tab-session.ts): the account area only. */
+  shareWithTabs: boolean;
+}
+
+/** A signed-in area's session: the same code for the account area (`account`) and the admin console (`admin-console`). */
+export interface OidcSession {
+  userManager: () => UserManager;
+  currentSession: () => Promise<User | null>;
+  safeReturnTo: (value: unknown) => string;
+  startSignIn: (returnTo: string, options?: { forget?: boolean }) => Promise<void>;
+  completeSignIn: (url?: string) => Promise<User>;
+  signOut: (user: User | null) => Promise<void>;
+  forgetUser: () => Promise<void>;
+}
+
 /**
- * The account area is a public client of the provider (`account`): authorization code with PKCE,
- * the tokens kept in sessionStorage for this tab, and handed to this origin's other tabs when
- * they ask (tab-session.ts) instead of each tab signing in again.
+ * An area is a public client of the provider: authorization code with PKCE, the tokens kept in
+ * sessionStorage for this tab (and, for the account area, handed to this origin's other tabs when
+ * they ask, tab-session.ts, instead of each tab signing in again).
  */
-let manager: UserManager | null = null;
+export function createOidcSession(settings: () => OidcAreaSettings): OidcSession {
+  let manager: UserManager | null = null;
+  const share = () => settings().shareWithTabs;
 
-export function userManager(): UserManager {
-  if (!manager) {
-    const config = runtimeConfig();
-    manager = new UserManager({
-      authority: config.authority,
-      client_id: config.clientId,
-      redirect_uri: config.redirectUri,
-      post_logout_redirect_uri: config.postLogoutRedirectUri,
-      scope: config.scope,
-      response_type: 'code',
-      userStore: new WebStorageStateStore({ store: window.sessionStorage }),
-      // No refresh token and no silent-renew page: an expired session sends the user to sign in again.
-      automaticSilentRenew: false,
-      loadUserInfo: false,
-    });
-    offerSessionToOtherTabs(manager);
-  }
-  return manager;
-}
-
-/** This tab's session, else one another tab of the account area holds; null when neither has one. */
-export async function currentSession(): Promise<User | null> {
-  const users = userManager();
-  const user = (await users.getUser()) ?? (await sessionFromOtherTab(users));
-  if (user) announceSession();
-  return user;
-}
-
-/** Only paths of this app are returned to after sign-in (no open redirect through the state). */
-export function safeReturnTo(value: unknown): string {
-  if (typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\')) return value;
-  return '/user/dashboard';
-}
-
-/** Sends the browser to the provider's sign-in; it comes back to /user/callback, then to `returnTo`. */
-export async function startSignIn(returnTo: string, options: { forget?: boolean } = {}): Promise<void> {
-  const users = userManager();
-  if (options.forget) await users.removeUser();
-  await users.signinRedirect({ state: { returnTo: safeReturnTo(returnTo) }, ui_locales: currentLanguage() });
-}
-
-const callbacks = new Map<string, Promise<User>>();
-
-/** Completes the sign-in at /user/callback, once per callback address even if React asks twice. */
-export function completeSignIn(url: string = window.location.href): Promise<User> {
-  let pending = callbacks.get(url);
-  if (!pending) {
-    pending = userManager()
-      .signinRedirectCallback(url)
-      .then((user) => {
-        announceSession();
-        return user;
+  function userManager(): UserManager {
+    if (!manager) {
+      const config = settings();
+      manager = new UserManager({
+        authority: runtimeConfig().authority,
+        client_id: config.clientId,
+        redirect_uri: config.redirectUri,
+        post_logout_redirect_uri: config.postLogoutRedirectUri,
+        scope: config.scope,
+        response_type: 'code',
+        userStore: new WebStorageStateStore({ store: window.sessionStorage }),
+        // No refresh token and no silent-renew page: an expired session sends the user to sign in again.
+        automaticSilentRenew: false,
+        loadUserInfo: false,
       });
-    callbacks.set(url, pending);
+      if (config.shareWithTabs) offerSessionToOtherTabs(manager);
+    }
+    return manager;
   }
-  return pending;
+
+  /** Only paths of this app are returned to after sign-in (no open redirect through the state). */
+  function safeReturnTo(value: unknown): string {
+    if (typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\')) return value;
+    return settings().home;
+  }
+
+  const callbacks = new Map<string, Promise<User>>();
+
+  return {
+    userManager,
+    safeReturnTo,
+    /** This tab's session, else one another tab holds (account area only); null when neither has one. */
+    async currentSession() {
+      const users = userManager();
+      const user = (await users.getUser()) ?? (share() ? await sessionFromOtherTab(users) : null);
+      if (user && share()) announceSession();
+      return user;
+    },
+    /** Sends the browser to the provider's sign-in; it comes back to the redirect URI, then to `returnTo`. */
+    async startSignIn(returnTo, options = {}) {
+      const users = userManager();
+      if (options.forget) await users.removeUser();
+      await users.signinRedirect({ state: { returnTo: safeReturnTo(returnTo) }, ui_locales: currentLanguage() });
+    },
+    /** Completes the sign-in at the callback, once per callback address even if React asks twice. */
+    completeSignIn(url = window.location.href) {
+      let pending = callbacks.get(url);
+      if (!pending) {
+        pending = userManager()
+          .signinRedirectCallback(url)
+          .then((user) => {
+            if (share()) announceSession();
+            return user;
+          });
+        callbacks.set(url, pending);
+      }
+      return pending;
+    },
+    async signOut(user) {
+      if (share()) announceSignOut();
+      await userManager().signoutRedirect({ id_token_hint: user?.id_token });
+    },
+    /** Forgets the session (the caller navigates). */
+    async forgetUser() {
+      await userManager().removeUser();
+    },
+  };
 }
 
-export async function signOut(user: User | null): Promise<void> {
-  announceSignOut();
-  await userManager().signoutRedirect({ id_token_hint: user?.id_token });
-}
+/** The account area: the `account` client of the runtime configuration, shared between tabs. */
+export const accountSession = createOidcSession(() => {
+  const config = runtimeConfig();
+  return {
+    clientId: config.clientId,
+    redirectUri: config.redirectUri,
+    postLogoutRedirectUri: config.postLogoutRedirectUri,
+    scope: config.scope,
+    home: '/user/dashboard',
+    shareWithTabs: true,
+  };
+});
 
-/** Forgets the session and goes to the session-expired alert (the caller navigates). */
-export async function forgetUser(): Promise<void> {
-  await userManager().removeUser();
-}
+export const { userManager, currentSession, safeReturnTo, startSignIn, completeSignIn, signOut, forgetUser } = accountSession;

@@ -6,19 +6,8 @@ import InfoOutlined from '@mui/icons-material/InfoOutlined';
 import { useTranslation } from 'react-i18next';
 import type { PasswordPolicy } from '@passgate/contract';
 import { ActionButton } from '../../components/ActionButton.tsx';
+import { visuallyHidden } from '../../theme/visually-hidden.ts';
 import { passwordRequirementList } from './flow-validation.ts';
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  m: '-1px',
-  p: 0,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;
 
 /**
  * The tenant's password requirements (SPEC.md section 5): an info button whose tooltip lists them

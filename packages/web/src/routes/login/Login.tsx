@@ -1,6 +1,4 @@
 import { use, useEffect } from 'react';
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Loading } from '../../components/Loading.tsx';
@@ -10,6 +8,7 @@ import { browser } from '../../lib/browser.ts';
 import { loadLoginRequest, loginRequestKey as requestKey } from '../../lib/login-request.ts';
 import { cachedRequest, forgetRequest } from '../../lib/request-cache.ts';
 import { LoginCard } from './LoginCard.tsx';
+import { LoginHeading } from './LoginHeading.tsx';
 
 /** /login?challenge=…: the themed sign-in screen of the client that sent the user. */
 export default function Login() {
@@ -43,17 +42,7 @@ function LoginScreen({ challenge }: { challenge: string }) {
   return (
     // The tab and the heading say what the screen is; the client's name (or its theme's title) stands beside it, never instead.
     <PublicPage client={client} title={`${t('login.documentTitle')} · ${client.theme.title || client.clientName}`}>
-      <Box sx={{ textAlign: 'center', mb: 3 }}>
-        {client.logoUri && (
-          <Box component="img" src={client.logoUri} alt={t('login.logoAlt', { client: client.clientName })} sx={{ maxHeight: 64, maxWidth: '70%', mb: 2 }} />
-        )}
-        <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
-          {t('login.heading')}
-        </Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-          {t('login.subheading', { client: client.clientName })}
-        </Typography>
-      </Box>
+      <LoginHeading client={client} />
       <LoginCard info={info} />
     </PublicPage>
   );

@@ -7,6 +7,7 @@ import type { LoginRequestInfo } from '@passgate/contract';
 import { ApiError } from '../../api/errors.ts';
 import { mfaLoginApi } from '../../api/second-step.ts';
 import { ActionButton } from '../../components/ActionButton.tsx';
+import { CheckboxField } from '../../components/CheckboxField.tsx';
 import { FormField } from '../../components/FormField.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { browser } from '../../lib/browser.ts';
@@ -107,6 +108,9 @@ function SecondStepForm({ info, state, method, choosing, onChoosing, onMethod }:
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
   const [expired, setExpired] = useState(false);
+  // 'Don't ask again on this browser for N days', offered only when the tenant allows it.
+  const rememberDays = info.client.tenant.rememberBrowserDays;
+  const [remember, setRemember] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
   const attempts = useRef(0);
 
@@ -134,7 +138,8 @@ function SecondStepForm({ info, state, method, choosing, onChoosing, onMethod }:
     setOutcome(null);
     const proof = backup ? { backupCode: code.trim() } : { otp: code };
     try {
-      const { redirectTo } = await mfaLoginApi.login({ tokenType, mfaToken, ...proof, challenge: state.challenge || info.challenge, clientId });
+      const rememberBrowser = rememberDays && remember ? { rememberBrowser: true } : {};
+      const { redirectTo } = await mfaLoginApi.login({ tokenType, mfaToken, ...proof, ...rememberBrowser, challenge: state.challenge || info.challenge, clientId });
       browser.assign(redirectTo);
     } catch (error) {
       if (backup && error instanceof ApiError && error.code === 1040) {
@@ -199,6 +204,11 @@ function SecondStepForm({ info, state, method, choosing, onChoosing, onMethod }:
           autoFocus
         />
       )}
+      {rememberDays && !expired ? (
+        <CheckboxField id="mfa-remember-browser" checked={remember} onChange={setRemember}>
+          {t('login2Step.rememberBrowser', { count: rememberDays })}
+        </CheckboxField>
+      ) : null}
       {expired ? (
         <ActionButton variant="contained" size="large" fullWidth sx={{ mt: 3 }} onClick={() => void navigate(flowHref('/login', params))}>
           {t('flow.backToLogin')}

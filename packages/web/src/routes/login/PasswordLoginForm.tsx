@@ -15,9 +15,11 @@ import { TextLink } from '../../components/TextLink.tsx';
 import { browser } from '../../lib/browser.ts';
 import { flowHref, type LoginOptions } from './login-options.ts';
 import { checkPassword, checkUsername, type FieldProblem } from './login-validation.ts';
+import { usePasskeyAutofill } from './use-passkey-autofill.ts';
 import type { PasswordExpiryState, UsernameState } from '../flow/flow-state.ts';
 
-type Failure = { error: unknown; username: string } | { somethingWrong: true };
+/** `passkey`: a sign-in with a passkey picked from the username field's autofill was refused. */
+type Failure = { error: unknown; username: string; passkey?: true } | { somethingWrong: true };
 
 interface Props {
   info: LoginRequestInfo;
@@ -47,6 +49,25 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
   const inFlight = useRef(false);
   const usernameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const passkeys = usePasskeyAutofill({
+    enabled: options.webauthn,
+    challenge: info.challenge,
+    clientId: info.client.clientId,
+    onPicked: () => {
+      onSubmitted?.();
+      setFailure(null);
+      inFlight.current = true;
+      setBusy(true);
+    },
+    // Stays disabled while the browser leaves for the relying party.
+    onSignedIn: (url) => browser.assign(url),
+    onError: (error) => {
+      setFailure({ error, username: '', passkey: true });
+      setAttempt((n) => n + 1);
+      inFlight.current = false;
+      setBusy(false);
+    },
+  });
 
   const labelKey = options.usernameLabel;
   const label = t(`fields.${labelKey}`);
@@ -94,12 +115,15 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
     setAttempt((n) => n + 1);
     inFlight.current = true;
     setBusy(true);
+    // The password decides now: the passkey request in the background is aborted.
+    passkeys.stop();
     let leaving = false;
     try {
       const response = await loginFlowApi.passwordLogin({ challenge: info.challenge, username: name, password, clientId: info.client.clientId });
       leaving = follow(response, name);
     } catch (error) {
       setFailure({ error, username: name });
+      passkeys.restart();
     } finally {
       // Stay disabled while the browser leaves for the relying party.
       if (!leaving) {
@@ -112,7 +136,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
   return (
     <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
       {failure && 'error' in failure && <ApiErrorAlert key={attempt} error={failure.error} />}
-      {failure && 'error' in failure && <FailureFollowUp error={failure.error} username={failure.username} options={options} />}
+      {failure && 'error' in failure && !failure.passkey && <FailureFollowUp error={failure.error} username={failure.username} options={options} />}
       {failure && 'somethingWrong' in failure && <Notice key={attempt} message={t('messages.somethingWrong')} />}
       <FormField
         id="login-username"
@@ -122,7 +146,8 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
         onChange={(event) => setUsername(event.target.value)}
         inputRef={usernameRef}
         type={phoneOnly ? 'tel' : emailOnly ? 'email' : 'text'}
-        autoComplete="username"
+        // 'username webauthn' while the browser offers this site's passkeys in the field's autofill.
+        autoComplete={passkeys.autoComplete}
         autoFocus={!prefilled}
         required
         labelAdornment={

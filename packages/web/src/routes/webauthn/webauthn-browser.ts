@@ -1,4 +1,5 @@
 import {
+  WebAuthnAbortService,
   browserSupportsWebAuthn,
   startAuthentication,
   startRegistration,
@@ -24,6 +25,17 @@ export const webauthnBrowser = {
   /** navigator.credentials.get(): an assertion of one of the allowed credentials. */
   authenticate(optionsJSON: PublicKeyCredentialRequestOptionsJSON): Promise<AuthenticationResponseJSON> {
     return startAuthentication({ optionsJSON });
+  },
+  /**
+   * navigator.credentials.get({ mediation: 'conditional' }): the passkeys of this site offered in
+   * the autofill of the field whose autocomplete ends in 'webauthn'; settles when one is picked.
+   */
+  autofill(optionsJSON: PublicKeyCredentialRequestOptionsJSON): Promise<AuthenticationResponseJSON> {
+    return startAuthentication({ optionsJSON, useBrowserAutofill: true });
+  },
+  /** Aborts the ceremony under way (its promise rejects with an AbortError); starting another one does the same. */
+  cancel(): void {
+    WebAuthnAbortService.cancelCeremony();
   },
 };
 

@@ -25,7 +25,7 @@ import { useHeldPassword } from './held-password.tsx';
 import { BackupCodesDialog } from './BackupCodesDialog.tsx';
 import { BACKUP_CODES_KEY } from './BackupCodesRow.tsx';
 import { AuthenticatorSetupDialog, CodeSetupDialog } from './SetupDialogs.tsx';
-import { TurnOffDialog } from './TurnOffDialog.tsx';
+import { DangerConfirmDialog } from './DangerConfirmDialog.tsx';
 import type { SecurityPageState } from './SecurityPage.tsx';
 
 const METHODS: { type: TokenType; icon: ReactNode }[] = [
@@ -104,7 +104,17 @@ export function MfaPage() {
         )}
       </Box>
       <AccountErrorNotice error={failure ?? profile.error} />
-      <TurnOffDialog open={confirmingOff} busy={busy} onCancel={() => setConfirmingOff(false)} onConfirm={() => void turnOff()} />
+      <DangerConfirmDialog
+        open={confirmingOff}
+        busy={busy}
+        id="mfa-off"
+        title={t('account.security.mfa.offConfirmTitle')}
+        text={t('account.security.mfa.offConfirmText')}
+        confirmLabel={t('account.security.mfa.offConfirmButton')}
+        busyLabel={t('account.security.mfa.turningOff')}
+        onCancel={() => setConfirmingOff(false)}
+        onConfirm={() => void turnOff()}
+      />
       {activated && <Notice severity="success" message={t('account.security.setup.activated')} />}
       {profile.isPending && <Loading />}
       {data && (

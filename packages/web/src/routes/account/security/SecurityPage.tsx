@@ -18,10 +18,13 @@ import { Loading } from '../../../components/Loading.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
 import { BackupCodesRow } from './BackupCodesRow.tsx';
+import { RememberedBrowsersItem } from './RememberedBrowsersItem.tsx';
 import { SectionCard } from '../profile/SectionCard.tsx';
 import { useProfile } from '../use-profile.ts';
 import { PasswordCheckDialog } from './PasswordCheckDialog.tsx';
 import { RecentSecurityEvents } from './RecentSecurityEvents.tsx';
+import { ActiveSessions } from './ActiveSessions.tsx';
+import { ChangePasswordItem } from './ChangePasswordItem.tsx';
 
 /** The route state the 2-step page leaves behind: what it just changed. */
 export interface SecurityPageState {
@@ -98,6 +101,7 @@ export function SecurityPage() {
                   <span aria-label={t('account.security.signin.passwordHidden')}>••••••••</span>
                 </Row>
               </ListItem>
+              <ChangePasswordItem />
               {mfaSupported ? (
                 <ListItem disablePadding divider>
                   {/* Named by what it shows ('2-Step Verification' and its state), so voice control finds it by the visible words. */}
@@ -118,11 +122,13 @@ export function SecurityPage() {
                   <BackupCodesRow />
                 </ListItem>
               )}
+              {mfaSupported && data.enableMfa && <RememberedBrowsersItem />}
               <ListItem disableGutters sx={{ py: 1.5 }}>
                 <Row label={t('account.security.signin.registrationMethod')}>{t(`account.security.methods.${data.registrationMethod}`)}</Row>
               </ListItem>
             </List>
           </SectionCard>
+          <ActiveSessions />
           {mfaSupported && <PasswordCheckDialog open={checking} onClose={() => setChecking(false)} />}
         </>
       )}

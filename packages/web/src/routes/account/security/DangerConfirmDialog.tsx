@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -10,34 +11,45 @@ import { DIALOG_MAX_WIDTH } from '../../../theme/themes.ts';
 interface Props {
   open: boolean;
   busy: boolean;
+  /** Prefix of the title's and text's element ids, which name and describe the dialog. */
+  id: string;
+  title: string;
+  /** What follows the action, said before it is taken. */
+  text: string;
+  confirmLabel: string;
+  /** The button's label while the action runs. */
+  busyLabel: string;
+  /** A failure of the action, shown above the text (the dialog stays open). */
+  notice?: ReactNode;
   onCancel: () => void;
   onConfirm: () => void;
 }
 
-/** Asks before 2-step verification is turned off, saying what that means (password alone, backup codes gone). */
-export function TurnOffDialog({ open, busy, onCancel, onConfirm }: Props) {
+/** Asks before a Security page action that cannot be undone (2-step off, forgetting browsers, signing sessions out), with a red button. */
+export function DangerConfirmDialog({ open, busy, id, title, text, confirmLabel, busyLabel, notice, onCancel, onConfirm }: Props) {
   const { t } = useTranslation();
   return (
     <Dialog
       open={open}
       onClose={busy ? undefined : onCancel}
-      aria-labelledby="mfa-off-title"
-      aria-describedby="mfa-off-text"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-text`}
       maxWidth={false}
       slotProps={{ paper: { sx: { maxWidth: DIALOG_MAX_WIDTH, width: { xs: 'calc(100% - 32px)', sm: 480 }, m: { xs: 2, sm: 4 } } } }}
     >
-      <DialogTitle id="mfa-off-title" component="h2" sx={{ typography: 'h2' }}>
-        {t('account.security.mfa.offConfirmTitle')}
+      <DialogTitle id={`${id}-title`} component="h2" sx={{ typography: 'h2' }}>
+        {title}
       </DialogTitle>
       <DialogContent>
-        <DialogContentText id="mfa-off-text">{t('account.security.mfa.offConfirmText')}</DialogContentText>
+        {notice}
+        <DialogContentText id={`${id}-text`}>{text}</DialogContentText>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={onCancel} disabled={busy}>
           {t('common.cancel')}
         </Button>
         <Button variant="contained" color="error" onClick={onConfirm} disabled={busy}>
-          {busy ? t('account.security.mfa.turningOff') : t('account.security.mfa.offConfirmButton')}
+          {busy ? busyLabel : confirmLabel}
         </Button>
       </DialogActions>
     </Dialog>

@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Drawer from '@mui/material/Drawer';
+import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import LogoutIcon from '@mui/icons-material/Logout';
+
+/** A menu entry, rounded on the right; the current page's ('active') in the primary colour. */
+export const navItemSx = {
+  borderRadius: '0 24px 24px 0',
+  mr: 1,
+  '&.active': { bgcolor: 'action.selected', color: 'primary.main', '& .MuiListItemIcon-root': { color: 'primary.main' }, '& .MuiListItemText-primary': { fontWeight: 600 } },
+} as const;
+
+/** The last entry of a menu: signs out (and closes the drawer it is in). */
+export function SignOutItem({ label, onClose, signOut }: { label: string; onClose: () => void; signOut: () => void }) {
+  return (
+    <ListItem disablePadding>
+      <ListItemButton
+        onClick={() => {
+          onClose();
+          signOut();
+        }}
+        sx={navItemSx}
+      >
+        <ListItemIcon>
+          <LogoutIcon />
+        </ListItemIcon>
+        <ListItemText primary={label} />
+      </ListItemButton>
+    </ListItem>
+  );
+}
+
+interface ResponsiveNavProps {
+  open: boolean;
+  onClose: () => void;
+  /** The drawer's accessible name (the navigation's own label is on its nav element). */
+  label: string;
+  width: number;
+  /** Extra styles of the permanent column on wide screens. */
+  columnSx?: object;
+  children: ReactNode;
+}
+
+/** Navigation as a permanent column on wide screens and a drawer behind the hamburger on small ones. */
+export function ResponsiveNav({ open, onClose, label, width, columnSx, children }: ResponsiveNavProps) {
+  return (
+    <>
+      <Drawer variant="temporary" open={open} onClose={onClose} slotProps={{ paper: { 'aria-label': label } }} sx={{ display: { xs: 'block', md: 'none' } }}>
+        {children}
+      </Drawer>
+      <Box sx={{ display: { xs: 'none', md: 'block' }, flexShrink: 0, width, ...columnSx }}>{children}</Box>
+    </>
+  );
+}
