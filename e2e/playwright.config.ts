@@ -64,8 +64,9 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         SEED_DEMO: 'true',
         // Every scenario signs in and sends codes from this one address; the budgets are for people.
-        LOGIN_RATE_LIMIT_PER_IP: '600',
-        CODE_SENDS_PER_IP_PER_HOUR: '600',
+        LOGIN_RATE_LIMIT_PER_IP: '5000',
+        CODE_SENDS_PER_IP_PER_HOUR: '5000',
+        CODE_CHECKS_PER_IP_PER_15_MIN: '5000',
         GOOGLE_API_URL: `${socialProviderURL}/google`,
         FACEBOOK_GRAPH_URL: `${socialProviderURL}/facebook/v19.0`,
         // The fake serves the Google picture from 127.0.0.1, an internal address the download refuses otherwise.

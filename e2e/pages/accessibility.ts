@@ -1,5 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import type { Locale } from './i18n.ts';
+import { NARROW, saveScreenshot } from './screenshots.ts';
 
 /** The WCAG 2.1 A and AA rules: what the product promises (issue 15), not axe's best-practice advice. */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -12,6 +14,8 @@ export interface A11yViolation {
   impact: string;
   help: string;
   targets: string[];
+  /** axe's account of each element's failure (for contrast: the colours and the ratio found), in the order of `targets`. */
+  details: string[];
 }
 
 /**
@@ -39,12 +43,13 @@ export async function seriousA11yViolations(page: Page): Promise<A11yViolation[]
       impact: violation.impact ?? '',
       help: violation.help,
       targets: violation.nodes.map((node) => node.target.join(' ')),
+      details: violation.nodes.map((node) => (node.failureSummary ?? '').replace(/\s+/g, ' ').trim()),
     }));
 }
 
 /** One line per violation and one per element it was found on, for a failure message a person can act on. */
 export function describeViolations(violations: readonly A11yViolation[]): string {
-  return violations.map((violation) => `${violation.impact} ${violation.rule}: ${violation.help}\n${violation.targets.map((target) => `    at ${target}`).join('\n')}`).join('\n');
+  return violations.map((violation) => `${violation.impact} ${violation.rule}: ${violation.help}\n${violation.targets.map((target, index) => `    at ${target}: ${violation.details[index] ?? ''}`).join('\n')}`).join('\n');
 }
 
 /**
@@ -58,4 +63,35 @@ export async function expectNoSeriousA11yViolations(page: Page, screen = page.ur
   check(violations, `${screen}: serious or critical accessibility violations\n${describeViolations(violations)}`).toEqual([]);
   const mains = await page.locator('main, [role="main"]').count();
   check(mains, `${screen}: main landmarks`).toBe(1);
+}
+
+export const WIDE = { width: 1280, height: 800 } as const;
+
+/** The chosen language, as the switcher stores it, before any script of the SPA runs. */
+export async function chooseLanguage(page: Page, locale: Locale): Promise<void> {
+  await page.addInitScript((chosen) => window.localStorage.setItem('passgate.locale', chosen), locale);
+}
+
+/** Waits until no CSS transition or animation runs (a dialog fading in has no contrast to measure yet). */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+}
+
+/**
+ * The screen as it is now, at 1280 px then at 375 px: axe-core (soft, so one run lists every
+ * screen) and a screenshot `a11y-<name>-<width>-<locale>.png` for each; the window is left at 1280 px.
+ */
+export async function checkScreen(page: Page, name: string, locale: Locale): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('lang', locale);
+  // An open dialog is pictured as the window shows it: a full-page picture of a page whose scrolling
+  // the dialog locked draws the backdrop and the page in pieces.
+  const dialog = page.getByRole('dialog');
+  const shot = (await dialog.count()) > 0 ? { show: dialog.first() } : {};
+  for (const viewport of [WIDE, NARROW]) {
+    await page.setViewportSize(viewport);
+    await settle(page);
+    await saveScreenshot(page, `a11y-${name}-${viewport.width}-${locale}`, shot);
+    await expectNoSeriousA11yViolations(page, `${name} (${locale}, ${viewport.width} px)`, { soft: true });
+  }
+  await page.setViewportSize(WIDE);
 }

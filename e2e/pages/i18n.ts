@@ -5,10 +5,10 @@ export type Locale = 'vi' | 'en';
 
 type Table = { [key: string]: string | Table };
 
-/** The sign-in screens' part and the account area's part share one namespace in the SPA (i18n.ts). */
+/** The sign-in screens', the account area's and the admin console's parts share one namespace in the SPA (i18n.ts). */
 function load(locale: Locale): Table {
   const read = (path: string) => JSON.parse(readFileSync(new URL(`../../packages/web/src/i18n/${path}`, import.meta.url), 'utf8')) as Table;
-  return { ...read(`${locale}.json`), ...read(`account/${locale}.json`) };
+  return { ...read(`${locale}.json`), ...read(`account/${locale}.json`), ...read(`admin/${locale}.json`) };
 }
 
 const tables: Record<Locale, Table> = { vi: load('vi'), en: load('en') };

@@ -1,6 +1,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
 import { AccountPage } from './account-pages.ts';
+import type { NewAccount } from './accounts.ts';
+import { BackupCodesDialog } from './backup-codes-pages.ts';
 import { escapeRegExp } from './flow-pages.ts';
 import { tr, type Locale } from './i18n.ts';
 
@@ -174,4 +176,31 @@ export class Authenticator {
     this.lastStep = Math.floor(now / STEP_MS);
     return this.totp.generate({ timestamp: now });
   }
+}
+
+/**
+ * From the Security page, turns 2-step verification on with an authenticator app as a person does
+ * (password re-check, greeting, the app's setup dialog, the backup codes put away); answers the
+ * app, which gives the codes of the next sign-ins.
+ */
+export async function turnOnAuthenticatorApp(page: Page, account: NewAccount, locale: Locale = 'vi'): Promise<Authenticator> {
+  const security = new SecurityPage(page, locale);
+  await security.expectShown();
+  await security.mfaRow('off').click();
+  await security.checkPassword.fill(account.password);
+  await security.checkNext.click();
+  const mfa = new MfaPage(page, locale);
+  await mfa.getStarted.click();
+  await mfa.expectShown();
+  await mfa.setUp('totp').click();
+  await expect(mfa.secret).toHaveText(/^[A-Z2-7]{16,}=*$/);
+  const authenticator = new Authenticator((await mfa.secret.textContent())!);
+  await mfa.button('totp', 'common.next').click();
+  await mfa.code('totp').fill(await authenticator.nextCode(page));
+  await mfa.button('totp', 'account.security.setup.confirm').click();
+  const codes = new BackupCodesDialog(page, locale);
+  await expect(codes.dialog.or(mfa.activated)).toBeVisible();
+  if (await codes.dialog.isVisible()) await codes.done.click();
+  await expect(mfa.activeChip('totp')).toBeVisible();
+  return authenticator;
 }

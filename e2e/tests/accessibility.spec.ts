@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoSeriousA11yViolations } from '../pages/accessibility.ts';
-import { AccountPage, ProfilePage } from '../pages/account-pages.ts';
+import { checkScreen, chooseLanguage, expectNoSeriousA11yViolations, settle, WIDE } from '../pages/accessibility.ts';
+import { AccountPage, ProfilePage, signInToAccountArea } from '../pages/account-pages.ts';
 import { createActiveAccount, newAccount, uniqueEmail, uniquePhone } from '../pages/accounts.ts';
+import { ChangePasswordSection } from '../pages/change-password-pages.ts';
 import { ACCOUNT, DEMO_APP, PARTNER_SHOP } from '../pages/clients.ts';
 import { DemoPage } from '../pages/demo-page.ts';
 import { tr, type Locale } from '../pages/i18n.ts';
@@ -10,7 +11,8 @@ import { DEMO_USER, LoginPage } from '../pages/login-page.ts';
 import { LogoutPage } from '../pages/logout-page.ts';
 import { codeIn, Outbox } from '../pages/outbox.ts';
 import { NARROW, saveScreenshot } from '../pages/screenshots.ts';
-import { MfaPage, PasswordlessPage, SecurityPage } from '../pages/security-pages.ts';
+import { Login2StepPage, MfaPage, PasswordlessPage, SecurityPage, turnOnAuthenticatorApp } from '../pages/security-pages.ts';
+import { SessionsSection } from '../pages/sessions-pages.ts';
 import { VirtualAuthenticator } from '../pages/virtual-authenticator.ts';
 import { DeviceCodePage, DeviceLoginPage, DevicesCard, RegisterDevicePage, VerifyDevicePage } from '../pages/webauthn-pages.ts';
 
@@ -22,30 +24,7 @@ import { DeviceCodePage, DeviceLoginPage, DevicesCard, RegisterDevicePage, Verif
  */
 test.describe.configure({ mode: 'parallel' });
 
-const WIDE = { width: 1280, height: 800 } as const;
 const LOCALES: readonly Locale[] = ['vi', 'en'];
-
-/** The chosen language, as the switcher stores it, before any script of the SPA runs. */
-async function chooseLanguage(page: Page, locale: Locale): Promise<void> {
-  await page.addInitScript((chosen) => window.localStorage.setItem('passgate.locale', chosen), locale);
-}
-
-/** Waits until no CSS transition or animation runs (a dialog fading in has no contrast to measure yet). */
-async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
-}
-
-/** The screen as it is now, at 1280 px then at 375 px: axe-core and a screenshot for each. */
-async function checkScreen(page: Page, name: string, locale: Locale): Promise<void> {
-  await expect(page.locator('html')).toHaveAttribute('lang', locale);
-  for (const viewport of [WIDE, NARROW]) {
-    await page.setViewportSize(viewport);
-    await settle(page);
-    await saveScreenshot(page, `a11y-${name}-${viewport.width}-${locale}`);
-    await expectNoSeriousA11yViolations(page, `${name} (${locale}, ${viewport.width} px)`, { soft: true });
-  }
-  await page.setViewportSize(WIDE);
-}
 
 /** Opens a screen of the flow with the route state the screen before it would hand over (react-router keeps it under `usr`). */
 async function openWithState(page: Page, path: string, state: Record<string, unknown>): Promise<void> {
@@ -292,5 +271,79 @@ for (const locale of LOCALES) {
     } finally {
       await secondContext.close();
     }
+  });
+}
+
+/** The browser of the second session of the Security page's scenario, named in its list as 'Chrome 130 · Linux'. */
+const OTHER_BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+
+for (const locale of LOCALES) {
+  test(`Security page dialogs and the 2-step screen's 'Don't ask again' box in ${locale} at 1280 and 375 px have no serious accessibility violation`, async ({ page, browser, baseURL }) => {
+    test.setTimeout(180_000);
+    await chooseLanguage(page, locale);
+    const account = newAccount(uniqueEmail(`a11y-security-${locale}`), 'Lê Văn Tám');
+    await createActiveAccount(page.request, account);
+    // A second browser signed in: the session list has one to sign out.
+    const otherContext = await browser.newContext({ baseURL, userAgent: OTHER_BROWSER });
+    try {
+      await signInToAccountArea(await otherContext.newPage(), account);
+    } finally {
+      await otherContext.close();
+    }
+
+    await page.goto('/user/security');
+    await new LoginPage(page, locale, ACCOUNT.usernameLabel).signIn(account.username, account.password);
+    const sessions = new SessionsSection(page, locale);
+    await sessions.expectShown();
+    await sessions.expectSessions(2);
+    await sessions.signOutSession('Chrome 130 · Linux').click();
+    await expect(sessions.confirmDialog).toContainText('Chrome 130 · Linux');
+    await checkScreen(page, 'security-session-sign-out-dialog', locale);
+    await sessions.confirm.click();
+    await expect(sessions.signedOut('Chrome 130 · Linux')).toBeVisible();
+    await sessions.expectSessions(1);
+
+    // Change password: the dialog, then a wrong current password said beside its field.
+    const password = new ChangePasswordSection(page, locale);
+    await password.open();
+    await checkScreen(page, 'security-change-password-dialog', locale);
+    await password.fill('Not-the-password-1', 'Harbour-lights-93-tacit-owl');
+    await password.submit.click();
+    await expect(password.currentPassword).toHaveAttribute('aria-invalid', 'true');
+    await checkScreen(page, 'security-change-password-refused', locale);
+    await password.cancel.click();
+    await expect(password.dialog).toHaveCount(0);
+
+    // 2-step verification on, then a sign-in to Demo App: the 2-step screen offers to remember this
+    // browser (the demo tenant's rememberBrowserDays is 30), unticked and ticked.
+    const authenticator = await turnOnAuthenticatorApp(page, account, locale);
+    await new SecurityPage(page, locale).signOut();
+    await expect(page).toHaveURL(/\/login\?/);
+    const { login } = await startDemoSignIn(page, DEMO_APP, locale);
+    await login.signIn(account.username, account.password);
+    const twoStep = new Login2StepPage(page, locale);
+    await twoStep.expectShown(tr(locale, 'login2Step.totpInstructions', { count: '6' }));
+    const remember = page.getByRole('checkbox', { name: tr(locale, 'login2Step.rememberBrowser_other', { count: '30' }), exact: true });
+    await expect(remember).not.toBeChecked();
+    await checkScreen(page, 'login-mfa-remember', locale);
+    await remember.check();
+    await expect(remember).toBeFocused();
+    await checkScreen(page, 'login-mfa-remember-ticked', locale);
+    await twoStep.verify(await authenticator.nextCode(page));
+    await new DemoPage(page).expectSignedIn('Demo App', DEMO_APP.id, { name: account.name, email: account.username });
+
+    // 'Forget all browsers': the confirmation, then the row and its notice.
+    await page.goto('/user/security');
+    await new SecurityPage(page, locale).expectShown();
+    const row = page.getByRole('listitem').filter({ has: page.getByText(tr(locale, 'account.security.rememberedBrowsers.title'), { exact: true }) });
+    await expect(row).toContainText(tr(locale, 'account.security.rememberedBrowsers.count_one', { count: '1' }));
+    await row.getByRole('button', { name: tr(locale, 'account.security.rememberedBrowsers.forget'), exact: true }).click();
+    const forget = page.getByRole('dialog', { name: tr(locale, 'account.security.rememberedBrowsers.confirmTitle'), exact: true });
+    await expect(forget).toContainText(tr(locale, 'account.security.rememberedBrowsers.confirmText'));
+    await checkScreen(page, 'security-forget-browsers-dialog', locale);
+    await forget.getByRole('button', { name: tr(locale, 'account.security.rememberedBrowsers.confirm'), exact: true }).click();
+    await expect(forget).toHaveCount(0);
+    await expect(page.getByText(tr(locale, 'account.security.rememberedBrowsers.forgotten'), { exact: true })).toBeVisible();
+    await checkScreen(page, 'security-browsers-forgotten', locale);
   });
 }

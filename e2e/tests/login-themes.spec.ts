@@ -12,7 +12,8 @@ test.describe('themed Login screen, from the demo relying party', () => {
     // What the page is, with the client's name beside it.
     await expect(page).toHaveTitle('Đăng nhập · Demo App');
     await expect(login.heading).toHaveText('Đăng nhập');
-    await expect(login.username).toHaveAttribute('autocomplete', 'username');
+    // Demo App signs in with passkeys: the browser offers them from the username field.
+    await expect(login.username).toHaveAttribute('autocomplete', 'username webauthn');
     await expect(login.submit).toHaveText('Đăng nhập');
     await expect(login.submit).toHaveCSS('background-color', DEMO_APP.buttonColor);
     // Chromium has PublicKeyCredential, so device login is offered too.
@@ -39,6 +40,8 @@ test.describe('themed Login screen, from the demo relying party', () => {
     await expect(login.submit).toHaveText('Log in');
     await expect(login.submit).toHaveCSS('background-color', PARTNER_SHOP.buttonColor);
     await expect(login.username).toHaveAttribute('type', 'email');
+    // No webauthn:login, so no passkeys offered from the field.
+    await expect(login.username).toHaveAttribute('autocomplete', 'username');
     await expect(login.languageButton('en')).toHaveAttribute('aria-pressed', 'true');
     // Its capabilities (users:email:login only) forbid every other way in.
     await expect(login.forgotPassword).toHaveCount(0);

@@ -67,14 +67,22 @@ async function registerDevice(page: Page, account: NewAccount, deviceName: strin
   return devices;
 }
 
-/** Logs out of the account area and opens Demo App's 'Log in with your device' screen. */
-async function openDeviceLoginFromDemo(page: Page): Promise<DeviceLoginPage> {
+/**
+ * Logs out of the account area and opens Demo App's 'Log in with your device' screen. The Login
+ * screens on the way offer the authenticator's passkeys in their username field, and the virtual
+ * authenticator would pick one at once (passkey-autofill.spec.ts): its credentials are put away
+ * until the device screen is up.
+ */
+async function openDeviceLoginFromDemo(page: Page, authenticator?: VirtualAuthenticator): Promise<DeviceLoginPage> {
+  const held = (await authenticator?.credentials()) ?? [];
+  await authenticator?.clear();
   await new AccountPage(page, 'vi').signOut();
   await new LoginPage(page, 'vi', ACCOUNT.usernameLabel).expectShown(ACCOUNT.name);
   const { login } = await openLoginFromDemo(page, DEMO_APP);
   await login.deviceLogin.click();
   const deviceLogin = new DeviceLoginPage(page, 'vi');
   await deviceLogin.expectShown();
+  for (const credential of held) await authenticator?.add(credential);
   return deviceLogin;
 }
 
@@ -92,7 +100,7 @@ test.describe('devices (WebAuthn)', () => {
     const [credential] = await authenticator.credentials();
     expect(credential?.rpId).toBe('localhost');
 
-    const deviceLogin = await openDeviceLoginFromDemo(page);
+    const deviceLogin = await openDeviceLoginFromDemo(page, authenticator);
     await saveWideAndNarrow(page, 'webauthn-login', 'vi');
     await deviceLogin.logIn(account.username);
     await new DemoPage(page).expectSignedIn('Demo App', DEMO_APP.id, { name: account.name, email: account.username });
