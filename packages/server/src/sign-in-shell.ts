@@ -68,7 +68,7 @@ export function signInShell(path: string, client: PublicClient): string {
   const icon = theme.iconUri && isFetchableImage(theme.iconUri) ? `<img class="pg-shell-icon" src="${escapeAttribute(theme.iconUri)}" alt="">` : '';
   const logoImage =
     client.logoUri && isFetchableImage(client.logoUri)
-      ? `<img src="${escapeAttribute(client.logoUri)}" alt="" style="max-height:${logo.maxHeight}px;margin-bottom:${logo.marginBottom}px">`
+      ? `<img src="${escapeAttribute(client.logoUri)}" alt="" fetchpriority="high" style="max-height:${logo.maxHeight}px;margin-bottom:${logo.marginBottom}px">`
       : '';
   return (
     `<div id="${SHELL_ELEMENT_ID}" aria-hidden="true" style="${background}">` +

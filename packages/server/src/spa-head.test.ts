@@ -51,7 +51,7 @@ describe('the head of an SPA page', () => {
 
   it("preloads the client's logo when it is a path of this site or an http(s) address, escaped", async () => {
     const spaHead = await SpaHead.load(distWithManifest());
-    const images = (logo: string) => [...spaHead.render('/login', 'vi', config, { images: [logo] }).matchAll(/<link rel="preload" as="image" href="([^"]*)">/g)].map((m) => m[1]);
+    const images = (logo: string) => [...spaHead.render('/login', 'vi', config, { images: [logo] }).matchAll(/<link rel="preload" as="image" href="([^"]*)" fetchpriority="high">/g)].map((m) => m[1]);
     expect(images('/themes/logo.svg')).toEqual(['/themes/logo.svg']);
     expect(images('https://cdn.example/a.png?x=1&y="2"<')).toEqual(['https://cdn.example/a.png?x=1&amp;y=&quot;2&quot;&lt;']);
     expect(images('javascript:alert(1)')).toEqual([]);

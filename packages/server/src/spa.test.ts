@@ -141,7 +141,7 @@ describe('pages of the single-page app', () => {
     };
     const login = await shellOf(browser, '/login');
     expect(login).toContain('aria-hidden="true"');
-    expect(login).toMatch(/<img src="[^"]*\/themes\/demo-app-logo\.svg" alt="" style="max-height:64px;margin-bottom:16px">/);
+    expect(login).toMatch(/<img src="[^"]*\/themes\/demo-app-logo\.svg" alt="" fetchpriority="high" style="max-height:64px;margin-bottom:16px">/);
     expect(await shellOf(browser, '/register')).toContain('max-height:56px');
     expect(await shellOf(browser, '/password/recover')).toBeNull();
     expect(await shellOf(new TestBrowser(), '/login')).toBeNull();
