@@ -1,4 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { signInToAccountArea } from '../pages/account-pages.ts';
+import { createActiveAccount, newAccount, uniqueEmail } from '../pages/accounts.ts';
 import { DEMO_APP, type SeededClient } from '../pages/clients.ts';
 import { saveScreenshot } from '../pages/screenshots.ts';
 
@@ -54,3 +56,33 @@ test('a page without a sign-in request of this browser has no shell', async ({ p
   const html = await (await page.request.get('/login?challenge=not-this-browsers&client_id=demo-app')).text();
   expect(html).not.toContain('id="passgate-shell"');
 });
+
+for (const width of [375, 1280]) {
+  test(`before its scripts run, an account page paints its header bar with the app's name where the page then shows it (${width} px)`, async ({ browser }) => {
+    const viewport = { width, height: 800 };
+    const still = await browser.newContext({ javaScriptEnabled: false, viewport });
+    const stillPage = await still.newPage();
+    await stillPage.goto('/user/profile');
+    const shellName = stillPage.locator(`${SHELL} .pg-account-name`);
+    await expect(shellName).toHaveText('Passgate');
+    await saveScreenshot(stillPage, `account-shell-${width}`);
+    const shellBox = await shellName.boundingBox();
+    await still.close();
+
+    const live = await browser.newContext({ viewport });
+    const page = await live.newPage();
+    const account = newAccount(uniqueEmail('account-shell'), 'Lê Minh Anh');
+    await createActiveAccount(page.request, account);
+    await signInToAccountArea(page, account);
+    // A fresh load of an account page: the shell goes once the page's own screen is in place.
+    await page.goto('/user/dashboard');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.locator(SHELL)).toHaveCount(0);
+    const screenBox = await page.getByRole('banner').getByRole('link', { name: 'Passgate', exact: true }).boundingBox();
+    await live.close();
+    // Where the page is wide enough for the greeting beside it, the bar is exactly as high; on a
+    // phone the greeting takes a line of its own under the bar and the name moves up a little.
+    for (const key of ['x', 'width', 'height'] as const) expect(Math.abs(shellBox![key] - screenBox![key])).toBeLessThanOrEqual(1);
+    expect(Math.abs(shellBox!.y - screenBox!.y)).toBeLessThanOrEqual(2);
+  });
+}

@@ -146,4 +146,18 @@ describe('pages of the single-page app', () => {
     expect(await shellOf(browser, '/password/recover')).toBeNull();
     expect(await shellOf(new TestBrowser(), '/login')).toBeNull();
   });
+
+  it("draws the account area's header bar before the scripts run, on its pages but not its sign-in callback", async () => {
+    const shellOf = async (path: string) => {
+      const response = await fetch(`${server.url}${path}`);
+      const html = await response.text();
+      return { shell: /<div id="passgate-shell"[^>]*>.*?<\/div>(?=<div id="root">)/.exec(html)?.[0] ?? null, styled: html.includes('.pg-account-bar{') };
+    };
+    for (const path of ['/user/dashboard', '/user/profile', '/user/security']) {
+      const { shell, styled } = await shellOf(path);
+      expect(shell, path).toMatch(/^<div id="passgate-shell" aria-hidden="true">.*<span class="pg-account-name">Passgate<\/span>.*<noscript>/);
+      expect(styled, path).toBe(true);
+    }
+    for (const path of ['/user/callback', '/privacy', '/account-deleted', '/admin']) expect((await shellOf(path)).shell, path).toBeNull();
+  });
 });

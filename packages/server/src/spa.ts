@@ -13,6 +13,7 @@ import { runtimeConfigOf } from './features/runtime-config.routes.ts';
 import { loginRequestForPage } from './features/login-flow/login-request-in-page.ts';
 import { injectHead, SpaHead } from './spa-head.ts';
 import { hasSignInShell, injectShell, SHELL_STYLE, signInShell } from './sign-in-shell.ts';
+import { ACCOUNT_SHELL, ACCOUNT_SHELL_STYLE, hasAccountShell } from './account-shell.ts';
 
 /**
  * The single-page app: hashed assets (precompressed at build time) cached for long, every other
@@ -71,10 +72,20 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     const head = (await loadHead()).render(path, locale, await runtimeConfigOf(ctx), { images, loginRequest, clientLocale });
     // A page that carries a sign-in request (its login_hint may be an address) is for this browser only.
     const cache = loginRequest ? 'private, no-store' : 'no-cache';
-    // The screen the request shows is known here: its frame and logo paint before the scripts run.
-    const page = loginRequest && hasSignInShell(path) ? injectShell(indexHtml, signInShell(path, loginRequest.client)) : indexHtml;
-    return reply.type('text/html; charset=utf-8').header('cache-control', cache).send(injectHead(page, loginRequest ? `${head}<style>${SHELL_STYLE}</style>` : head));
+    const shell = shellOfPage(path, loginRequest);
+    const page = shell ? injectHead(injectShell(indexHtml, shell.html), `${head}<style>${shell.style}</style>`) : injectHead(indexHtml, head);
+    return reply.type('text/html; charset=utf-8').header('cache-control', cache).send(page);
   });
+}
+
+/**
+ * The frame a page paints from its HTML, before its scripts have run: a sign-in screen's, whose
+ * request (and so its client's theme) is known here, or the account area's header.
+ */
+function shellOfPage(path: string, loginRequest: LoginRequestInfo | null): { html: string; style: string } | null {
+  if (loginRequest && hasSignInShell(path)) return { html: signInShell(path, loginRequest.client), style: SHELL_STYLE };
+  if (hasAccountShell(path)) return { html: ACCOUNT_SHELL, style: ACCOUNT_SHELL_STYLE };
+  return null;
 }
 
 /** The language the SPA starts in when the address names one (DESIGN.md section 8), else the default. */

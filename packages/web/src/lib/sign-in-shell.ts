@@ -1,4 +1,4 @@
-/** The server's picture of a sign-in screen before the scripts run (packages/server/src/sign-in-shell.ts). */
+/** The server's picture of a screen before the scripts run (packages/server/src/sign-in-shell.ts, account-shell.ts). */
 export const SHELL_ELEMENT_ID = 'passgate-shell';
 
 /** What says a screen of the SPA is in place: every screen has a heading, every failure an alert. */
