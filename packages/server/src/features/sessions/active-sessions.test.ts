@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeJwt } from 'jose';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { eventually } from '../../../test/eventually.ts';
 import { TestBrowser } from '../../../test/browser.ts';
 import { authorizationRequest, oidc, relyingParty, signIn, type RelyingParty } from '../../../test/relying-party.ts';
 import { accountSignIn, call, createAccount } from '../../../test/account.ts';
@@ -49,17 +50,6 @@ async function startLogoutReceiver(): Promise<{ url: string; tokens: string[]; s
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/logout`, tokens, server };
-}
-
-/** Polls until `check` answers something: an HTTP POST takes a moment to arrive. */
-async function eventually<T>(check: () => T | undefined, deadlineMs = 5_000): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('gave up waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('active sessions', () => {

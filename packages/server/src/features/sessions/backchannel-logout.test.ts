@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { eventually } from '../../../test/eventually.ts';
 import { TestBrowser } from '../../../test/browser.ts';
 import { authorizationRequest, relyingParty, signIn, oidc, type RelyingParty } from '../../../test/relying-party.ts';
 import { accountSignIn, call, createAccount } from '../../../test/account.ts';
@@ -37,17 +38,6 @@ async function startLogoutReceiver(mode: 'answer' | 'silent'): Promise<{ url: st
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, deliveries, server };
-}
-
-/** Polls `check` until it answers something, giving up at the deadline: an HTTP POST takes a moment to arrive. */
-async function eventually<T>(check: () => T | undefined, deadlineMs = 5_000): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('gave up waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('back-channel logout', () => {

@@ -46,29 +46,19 @@ export function createSessionActivityQueries(db: Executor) {
       const userAgent = activity.userAgent?.slice(0, MAX_USER_AGENT) ?? null;
       const existing = await db.selectFrom('session_activity').select(['user_id', 'created_at', 'last_active_at']).where('session_uid', '=', activity.sessionUid).executeTakeFirst();
       if (!existing || existing.user_id !== activity.userId || existing.created_at < activity.signedInAt) {
+        const row = {
+          user_id: activity.userId,
+          tenant_id: activity.tenantId,
+          created_at: activity.signedInAt,
+          last_active_at: now,
+          ip: activity.ip,
+          user_agent: userAgent,
+          expires_at: activity.expiresAt,
+        };
         await db
           .insertInto('session_activity')
-          .values({
-            session_uid: activity.sessionUid,
-            user_id: activity.userId,
-            tenant_id: activity.tenantId,
-            created_at: activity.signedInAt,
-            last_active_at: now,
-            ip: activity.ip,
-            user_agent: userAgent,
-            expires_at: activity.expiresAt,
-          })
-          .onConflict((oc) =>
-            oc.column('session_uid').doUpdateSet({
-              user_id: activity.userId,
-              tenant_id: activity.tenantId,
-              created_at: activity.signedInAt,
-              last_active_at: now,
-              ip: activity.ip,
-              user_agent: userAgent,
-              expires_at: activity.expiresAt,
-            }),
-          )
+          .values({ session_uid: activity.sessionUid, ...row })
+          .onConflict((oc) => oc.column('session_uid').doUpdateSet(row))
           .execute();
         if (!existing) await purgeExpired(now);
         return true;
