@@ -16,6 +16,25 @@ configure({ asyncUtilTimeout: 15_000 });
 // jsdom has no layout, so no scrolling: the SPA's scroll to the top of each new screen does nothing here.
 window.scrollTo = () => undefined;
 
+// jsdom has no matchMedia: width queries answer for its window (1024 px wide unless a test changes
+// it), so screens render as on that desktop (the permanent side menu, not the phone's drawer).
+window.matchMedia = (query: string): MediaQueryList => {
+  const min = /min-width:\s*([\d.]+)px/.exec(query)?.[1];
+  const max = /max-width:\s*([\d.]+)px/.exec(query)?.[1];
+  // Anything else (reduced motion, dark scheme) is not asked for, as before matchMedia existed here.
+  const matches = (min !== undefined || max !== undefined) && (min === undefined || window.innerWidth >= Number(min)) && (max === undefined || window.innerWidth <= Number(max));
+  return {
+    matches,
+    media: query,
+    onchange: null,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    dispatchEvent: () => false,
+  };
+};
+
 beforeAll(async () => {
   await initI18n('vi');
   await loadTranslationPart('account');
