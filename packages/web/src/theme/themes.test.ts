@@ -16,6 +16,17 @@ describe('client theme colours follow contrast', () => {
     expect(clientMuiTheme({ buttonColor: '#43A047' }).palette.button.contrastText).not.toBe('#fff');
   });
 
+  it('builds a client theme once for the same colours, and again for other ones', () => {
+    const first = clientMuiTheme({ primaryColor: '#0B7A3E', backgroundColor: '#F4F1EA' });
+    expect(clientMuiTheme({ primaryColor: '#0B7A3E', backgroundColor: '#F4F1EA' })).toBe(first);
+    const other = clientMuiTheme({ primaryColor: '#0B7A3E', backgroundColor: '#FFFFFF' });
+    expect(other).not.toBe(first);
+    expect(other.palette.background.default).toBe('#FFFFFF');
+    // Past the few kept, the oldest is built anew (the admin preview tries many colours).
+    for (let i = 0; i < 10; i++) clientMuiTheme({ primaryColor: `#0000${String(i).padStart(2, '0')}` });
+    expect(clientMuiTheme({ primaryColor: '#0B7A3E', backgroundColor: '#F4F1EA' })).not.toBe(first);
+  });
+
   it('puts dark text on a light page colour and white on a dark one', () => {
     expect(textOn('#EEF2F8')).toBe('rgba(0, 0, 0, 0.87)');
     expect(textOn('#10213F')).toBe('#ffffff');

@@ -82,9 +82,26 @@ export function backgroundImageOf(theme: Pick<ClientTheme, 'backgroundImageUri' 
 /** The theme of the account area and of screens shown without a client. */
 export const appTheme = baseTheme(DEFAULT_PRIMARY, DEFAULT_BACKGROUND, DEFAULT_PRIMARY);
 
+/**
+ * Themes already built, by colours: each screen of a sign-in (Loading, then the screen itself, then
+ * the next step) wears the same client's theme, and building one costs a phone some 10 ms. A few
+ * are kept, as the admin console's live preview makes a new one at each colour it is shown.
+ */
+const builtThemes = new Map<string, Theme>();
+const BUILT_THEMES_KEPT = 8;
+
 /** One MUI theme built from the client's theme (primary, background and button colours). */
 export function clientMuiTheme(theme: ClientTheme | null | undefined): Theme {
   if (!theme) return appTheme;
   const primary = theme.primaryColor ?? DEFAULT_PRIMARY;
-  return baseTheme(primary, theme.backgroundColor ?? DEFAULT_BACKGROUND, theme.buttonColor ?? primary);
+  const colours = [primary, theme.backgroundColor ?? DEFAULT_BACKGROUND, theme.buttonColor ?? primary] as const;
+  const key = colours.join(' ');
+  let built = builtThemes.get(key);
+  if (!built) {
+    built = baseTheme(...colours);
+    builtThemes.set(key, built);
+    const oldest = builtThemes.keys().next().value;
+    if (builtThemes.size > BUILT_THEMES_KEPT && oldest !== undefined) builtThemes.delete(oldest);
+  }
+  return built;
 }
