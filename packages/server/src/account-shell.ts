@@ -1,9 +1,5 @@
-import { SHELL_ELEMENT_ID } from './sign-in-shell.ts';
-
-/** The account area's colours and type (packages/web/src/theme/themes.ts, the default theme). */
-const PRIMARY = '#1F5FBF';
-const BACKGROUND = '#EEF2F8';
-const FONT_FAMILY = '"Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+// The account area wears the default theme: the sign-in screens' defaults.
+import { DEFAULT_BACKGROUND, DEFAULT_PRIMARY, FONT_FAMILY, SHELL_ELEMENT_ID } from './sign-in-shell.ts';
 
 /**
  * The account area's header bar (AccountHeader.tsx: MUI's Toolbar, 56 px high on phones and 64 px
@@ -11,13 +7,13 @@ const FONT_FAMILY = '"Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", s
  * moments before the scripts run. Class names are the shell's own.
  */
 export const ACCOUNT_SHELL_STYLE = [
-  `#${SHELL_ELEMENT_ID}{position:fixed;inset:0;z-index:2000;background:${BACKGROUND}}`,
+  `#${SHELL_ELEMENT_ID}{position:fixed;inset:0;z-index:2000;background:${DEFAULT_BACKGROUND}}`,
   '.pg-account-bar{box-sizing:border-box;display:flex;align-items:center;min-height:56px;padding:0 16px;background:#fff;border-bottom:1px solid rgba(0,0,0,.12)}',
   '.pg-account-menu{flex:none;width:40px;margin:0 8px 0 -12px}',
   // MUI's Menu icon: three 18 px bars, 2 px thick, 3 px apart, in the action colour.
   '.pg-account-menu::before{content:"";display:block;width:18px;height:12px;margin:0 auto;' +
     'background:linear-gradient(rgba(0,0,0,.54) 0 2px,transparent 2px 5px,rgba(0,0,0,.54) 5px 7px,transparent 7px 10px,rgba(0,0,0,.54) 10px 12px)}',
-  `.pg-account-name{font:700 1.2rem/1.5 ${FONT_FAMILY};color:${PRIMARY}}`,
+  `.pg-account-name{font:700 1.2rem/1.5 ${FONT_FAMILY};color:${DEFAULT_PRIMARY}}`,
   `#${SHELL_ELEMENT_ID} noscript{display:block;padding:24px 16px;font:0.875rem/1.5 ${FONT_FAMILY};color:rgba(0,0,0,.6)}`,
   '@media (min-width:600px){.pg-account-bar{min-height:64px;padding:0 24px}}',
   '@media (min-width:900px){.pg-account-menu{display:none}}',

@@ -6,9 +6,10 @@ import { escapeAttribute, isFetchableImage } from './spa-head.ts';
 export const SHELL_ELEMENT_ID = 'passgate-shell';
 
 /** The screens' defaults (packages/web/src/theme/themes.ts), for a client theme without its own. */
-const DEFAULT_BACKGROUND = '#EEF2F8';
+export const DEFAULT_PRIMARY = '#1F5FBF';
+export const DEFAULT_BACKGROUND = '#EEF2F8';
 const DEFAULT_BACKGROUND_IMAGE = '/themes/default-bg.svg';
-const FONT_FAMILY = '"Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+export const FONT_FAMILY = '"Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
 
 /**
  * Where the logo sits on each screen: the sizes of the Login screen and of the other flow screens

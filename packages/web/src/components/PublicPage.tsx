@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { ThemeProvider } from '@mui/material/styles';
@@ -29,7 +29,7 @@ interface Props {
 export function PublicPage({ client, title, clientLink = true, children }: Props) {
   const theme = client?.theme;
   const { i18n } = useTranslation();
-  const muiTheme = useMemo(() => clientMuiTheme(theme), [theme]);
+  const muiTheme = clientMuiTheme(theme);
   useDocumentTitle(title);
   useFavicon(theme?.iconUri);
   const backgroundImage = backgroundImageOf(theme);

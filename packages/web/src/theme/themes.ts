@@ -100,8 +100,7 @@ export function clientMuiTheme(theme: ClientTheme | null | undefined): Theme {
   if (!built) {
     built = baseTheme(...colours);
     builtThemes.set(key, built);
-    const oldest = builtThemes.keys().next().value;
-    if (builtThemes.size > BUILT_THEMES_KEPT && oldest !== undefined) builtThemes.delete(oldest);
+    if (builtThemes.size > BUILT_THEMES_KEPT) builtThemes.delete(builtThemes.keys().next().value!);
   }
   return built;
 }
