@@ -16,6 +16,15 @@ describe('client theme colours follow contrast', () => {
     expect(clientMuiTheme({ buttonColor: '#43A047' }).palette.button.contrastText).not.toBe('#fff');
   });
 
+  it("carries the client's button colour beside its primary colour, flat 44 px buttons and 720 px dialogs", () => {
+    const theme = clientMuiTheme({ primaryColor: '#0B7A3E', buttonColor: '#F57C00' });
+    expect(theme.palette.button.main).toBe('#F57C00');
+    expect(theme.palette.primary.main).toBe('#0B7A3E');
+    expect(theme.components?.MuiButton?.defaultProps?.disableElevation).toBe(true);
+    expect(theme.components?.MuiButton?.styleOverrides?.root).toMatchObject({ minHeight: 44 });
+    expect(theme.components?.MuiDialog?.styleOverrides?.paper).toMatchObject({ maxWidth: 720 });
+  });
+
   it('builds a client theme once for the same colours, and again for other ones', () => {
     const first = clientMuiTheme({ primaryColor: '#0B7A3E', backgroundColor: '#F4F1EA' });
     expect(clientMuiTheme({ primaryColor: '#0B7A3E', backgroundColor: '#F4F1EA' })).toBe(first);

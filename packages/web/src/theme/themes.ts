@@ -43,26 +43,20 @@ function baseTheme(primary: string, background: string, button: string): Theme {
       h2: { fontSize: '1.25rem', fontWeight: 600 },
     },
   });
-  const buttonPalette = theme.palette.augmentColor({ color: { main: button } });
-  return createTheme(theme, {
-    palette: { button: buttonPalette },
-    components: {
-      MuiButton: {
-        defaultProps: { disableElevation: true },
-        styleOverrides: {
-          root: { minHeight: 44 },
-          containedPrimary: {
-            backgroundColor: buttonPalette.main,
-            color: buttonPalette.contrastText,
-            '&:hover': { backgroundColor: darken(buttonPalette.main, 0.12) },
-          },
-        },
-      },
-      MuiDialog: {
-        styleOverrides: { paper: { maxWidth: DIALOG_MAX_WIDTH } },
-      },
+  // The button colour (ActionButton's fill) needs the built palette for its contrast rule. It is added
+  // to the theme just built, before anything reads it: the documented second createTheme(theme, …)
+  // would merge the whole theme again, which a phone pays for on every page.
+  theme.palette.button = theme.palette.augmentColor({ color: { main: button } });
+  theme.components = {
+    MuiButton: {
+      defaultProps: { disableElevation: true },
+      styleOverrides: { root: { minHeight: 44 } },
     },
-  });
+    MuiDialog: {
+      styleOverrides: { paper: { maxWidth: DIALOG_MAX_WIDTH } },
+    },
+  };
+  return theme;
 }
 
 /**
