@@ -62,7 +62,7 @@ export async function createAppContext(config: Config, options: { logStream?: De
   // Standard output, or where the caller says (tests read the lines to prove secrets stay out).
   const log = options.logStream ? pino(logOptions, options.logStream) : pino(logOptions);
   const db = await openDatabase(config, log);
-  const redis = config.redisUrl ? createRedisClient(config.redisUrl, config, log) : undefined;
+  const redis = config.redisUrl ? await createRedisClient(config.redisUrl, config, log) : undefined;
   if (redis && config.redisUrl) {
     try {
       await waitForRedis(redis, config.redisUrl, config.startupTimeoutMs, log);

@@ -3,15 +3,12 @@ import { dirname, resolve } from 'node:path';
 import { SQLite, type SqliteConnection } from './sqlite-driver.ts';
 import { withStatementCache } from './sqlite-statement-cache.ts';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 
 export type Db = Kysely<Database>;
 export type DbEngine = 'sqlite' | 'postgres';
-
-// PostgreSQL returns bigint as a string; our bigints are millisecond timestamps that fit a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
 export function databaseEngine(url: string): DbEngine {
   return url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
@@ -47,7 +44,33 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
     const file = url.slice('sqlite:'.length);
     return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(openSqlite(file, busyTimeoutMs)) }) });
   }
-  const pool = new pg.Pool({
+  const report = options.onConnectionError ?? ((error: Error) => console.warn(`PostgreSQL connection error (the pool reconnects): ${error.message}`));
+  // The pg driver loads with the first connection: a process on SQLite never pays for it.
+  const db: Db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: async () => {
+        const pool = createPool(await loadPg(), url, connectTimeoutMs, statementTimeoutMs, report);
+        pools.set(db, pool);
+        return pool;
+      },
+    }),
+  });
+  return db;
+}
+
+let pgModule: Promise<typeof pg> | undefined;
+
+function loadPg(): Promise<typeof pg> {
+  pgModule ??= import('pg').then(({ default: driver }) => {
+    // PostgreSQL returns bigint as a string; our bigints are millisecond timestamps that fit a double.
+    driver.types.setTypeParser(driver.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+    return driver;
+  });
+  return pgModule;
+}
+
+function createPool(driver: typeof pg, url: string, connectTimeoutMs: number, statementTimeoutMs: number, report: (error: Error) => void): pg.Pool {
+  const pool = new driver.Pool({
     connectionString: url,
     max: 10,
     connectionTimeoutMillis: connectTimeoutMs,
@@ -61,7 +84,6 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
         }
       : {}),
   });
-  const report = options.onConnectionError ?? ((error: Error) => console.warn(`PostgreSQL connection error (the pool reconnects): ${error.message}`));
   // pg emits 'error' on an idle pooled client and on a client in use when its connection dies
   // (pg_terminate_backend, a restart, a failover). Unheard, that event kills the process; heard,
   // the broken client is dropped on release and the pool opens a new one for the next request.
@@ -70,9 +92,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
     client.on('error', report);
     dropConnectionOnReadTimeout(client);
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  pools.set(db, pool);
-  return db;
+  return pool;
 }
 
 /**

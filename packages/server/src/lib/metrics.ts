@@ -39,7 +39,6 @@ export function createMetrics(sources: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const pool = poolOf(sources.db);
   let databaseUp: Promise<boolean> | undefined;
   // The gauges of one scrape share one probe of the database.
   const probeDatabase = () => {
@@ -96,6 +95,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
       labelNames: ['state'],
       registers,
       collect() {
+        // The pool exists from the first connection on (start-up's migrations), never before a scrape.
+        const pool = poolOf(sources.db);
         this.set({ state: 'total' }, pool ? pool.totalCount : 1);
         this.set({ state: 'idle' }, pool ? pool.idleCount : 1);
       },
@@ -105,6 +106,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       help: 'Queries waiting for a free PostgreSQL connection (always 0 on SQLite)',
       registers,
       collect() {
+        const pool = poolOf(sources.db);
         this.set(pool ? pool.waitingCount : 0);
       },
     }),

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 
@@ -26,7 +26,9 @@ export function reconnectDelay(attempt: number): number {
   return Math.min(100 * 2 ** Math.min(attempt, 6), 3000);
 }
 
-export function createRedisClient(url: string, config: RedisConfig, log: Pick<Logger, 'warn' | 'info'>): Redis {
+/** The client, its module loaded on first use: a process without REDIS_URL never pays for it. */
+export async function createRedisClient(url: string, config: RedisConfig, log: Pick<Logger, 'warn' | 'info'>): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     keyPrefix: config.redisKeyPrefix,
     connectTimeout: config.redisConnectTimeoutMs,
