@@ -20,6 +20,21 @@ describe('account area', () => {
     expect(requests.find((r) => r.path === '/api/v1/me')?.headers.get('authorization')).toBe('Bearer access-token-1');
   });
 
+  it('asks for the profile once, as soon as the session is known, before the area has rendered', async () => {
+    signIn();
+    let areaOnScreen: boolean | undefined;
+    const requests = stubFetch({
+      'GET /api/v1/me': () => {
+        areaOnScreen ??= screen.queryByRole('heading', { level: 1 }) !== null;
+        return json(200, profile());
+      },
+    });
+    await renderApp('/user/dashboard');
+    expect(await screen.findByText('Chào mừng, Nguyễn Văn An')).toBeInTheDocument();
+    expect(areaOnScreen).toBe(false);
+    expect(requests.filter((r) => r.path === '/api/v1/me')).toHaveLength(1);
+  });
+
   it("speaks the user's own language (the account's locale) unless the address or the switcher chose one", async () => {
     signIn();
     stubFetch({ 'GET /api/v1/me': json(200, profile({ locale: 'en' })) });

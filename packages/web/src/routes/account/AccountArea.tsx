@@ -6,6 +6,7 @@ import { RequireAuth } from './auth-context.tsx';
 import { Dashboard } from './Dashboard.tsx';
 import { createQueryClient } from './query-client.ts';
 import { SigninCallback } from './SigninCallback.tsx';
+import { prefetchProfile } from './use-profile.ts';
 import { Loading } from '../../components/Loading.tsx';
 
 // Personal information brings the forms and the avatar cropper: a chunk of its own.
@@ -24,7 +25,7 @@ export default function AccountArea() {
         <Route path="callback" element={<SigninCallback />} />
         <Route
           element={
-            <RequireAuth>
+            <RequireAuth onSession={(accessToken, expire) => prefetchProfile(queryClient, accessToken, expire)}>
               <AccountLayout />
             </RequireAuth>
           }

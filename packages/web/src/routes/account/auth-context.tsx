@@ -33,23 +33,17 @@ interface RequireAuthProps {
   session?: OidcSession;
   /** Where an expired session leads (the session-expired alert unless told). */
   expiredPath?: string;
+  /** Called once a live session is found, before the area renders with it (to start its first requests). */
+  onSession?: (accessToken: string, expire: () => void) => void;
 }
 
 /** The login guard of /user/* (and /admin/*): no session starts a sign-in; an expired one goes to the session-expired alert. */
-export function RequireAuth({ children, session = accountSession, expiredPath = '/alert/session-expired' }: RequireAuthProps) {
+export function RequireAuth({ children, session = accountSession, expiredPath = '/alert/session-expired', onSession }: RequireAuthProps) {
   const { currentSession, forgetUser, signOut, startSignIn, userManager } = session;
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const userQuery = useQuery({
-    queryKey: AUTH_USER_KEY,
-    queryFn: currentSession,
-    staleTime: Infinity,
-  });
-  const [signInFailed, setSignInFailed] = useState(false);
-  const user = userQuery.data;
-  const status = userQuery.isError || user === null ? 'anonymous' : user === undefined ? 'checking' : user.expired ? 'expired' : 'ready';
 
   // Idempotent: the token-expired event, the guard and a 401 may all report the same expiry.
   const expire = useCallback(() => {
@@ -59,6 +53,19 @@ export function RequireAuth({ children, session = accountSession, expiredPath = 
       void navigate(expiredPath, { replace: true });
     });
   }, [navigate, queryClient, forgetUser, expiredPath]);
+
+  const userQuery = useQuery({
+    queryKey: AUTH_USER_KEY,
+    queryFn: async () => {
+      const found = await currentSession();
+      if (found && !found.expired) onSession?.(found.access_token, expire);
+      return found;
+    },
+    staleTime: Infinity,
+  });
+  const [signInFailed, setSignInFailed] = useState(false);
+  const user = userQuery.data;
+  const status = userQuery.isError || user === null ? 'anonymous' : user === undefined ? 'checking' : user.expired ? 'expired' : 'ready';
 
   const returnTo = `${location.pathname}${location.search}`;
   const signingIn = useRef(false);

@@ -9,11 +9,12 @@ import { useAuth } from './auth-context.tsx';
  */
 export function useAccountApi(): BoundAccountApi {
   const { accessToken, expire } = useAuth();
-  return useMemo(
-    () =>
-      bindAccountApi(accessToken, (error) => {
-        if (isUnauthorized(error)) expire();
-      }),
-    [accessToken, expire],
-  );
+  return useMemo(() => accountApiFor(accessToken, expire), [accessToken, expire]);
+}
+
+/** The account calls with `accessToken`, a 401 from any of them calling `expire`. */
+export function accountApiFor(accessToken: string, expire: () => void): BoundAccountApi {
+  return bindAccountApi(accessToken, (error) => {
+    if (isUnauthorized(error)) expire();
+  });
 }
