@@ -22,7 +22,8 @@ for (const stale of ['main.js', 'main.js.map', 'cli', 'chunks']) rmSync(join(out
 
 await build({
   absWorkingDir: serverDir,
-  entryPoints: { main: 'src/main.ts', 'cli/main': 'src/cli/main.ts' },
+  // dist/main.js is start.ts, which loads main.ts after turning Node's compile cache on.
+  entryPoints: { main: 'src/start.ts', 'cli/main': 'src/cli/main.ts' },
   outdir,
   bundle: true,
   splitting: true,

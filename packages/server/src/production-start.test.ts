@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import nodeModule from 'node:module';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +14,12 @@ const root = resolve(import.meta.dirname, '../../..');
 // and inside packages/server the bundle finds the web build as dist/main.js does.
 const outdir = join(root, 'packages/server/dist', `test-${process.pid}`);
 const dataDir = mkdtempSync(join(tmpdir(), 'passgate-production-'));
+// Where Node keeps compiled code unless NODE_COMPILE_CACHE says otherwise: under the temporary directory.
+const processTmp = join(dataDir, 'tmp');
+const compileCacheDir = join(processTmp, 'node-compile-cache');
+mkdirSync(processTmp);
+/** Node 22.1 and later keep compiled code on disk when asked (module.enableCompileCache). */
+const nodeHasCompileCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 
 /** Whether a new TCP connection to the port is accepted. */
@@ -95,6 +102,7 @@ describe('the production process (node packages/server/dist/main.js)', () => {
         DATABASE_URL: `sqlite:${join(dataDir, 'production.sqlite')}`,
         SEED_DEMO: 'true',
         LOG_LEVEL: 'info',
+        TMPDIR: processTmp,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -145,5 +153,16 @@ describe('the production process (node packages/server/dist/main.js)', () => {
     expect(result, output).toEqual({ code: 0, signal: null });
     expect(Date.now() - signalled).toBeLessThan(10_000);
     expect(output).toContain('"signal":"SIGTERM"');
+    // The entry turned the compile cache on before the server's modules loaded: the next start
+    // reads their compiled code instead of compiling it again (on Node 20 there is none to keep).
+    const cached = (() => {
+      try {
+        return readdirSync(compileCacheDir, { recursive: true }).length;
+      } catch {
+        return 0;
+      }
+    })();
+    if (nodeHasCompileCache) expect(cached).toBeGreaterThan(0);
+    else expect(cached).toBe(0);
   }, 60_000);
 });
