@@ -8,6 +8,7 @@ import { Loading } from './components/Loading.tsx';
 import { StartupFailure } from './components/StartupFailure.tsx';
 import { changeLanguage, currentLanguage, loadTranslationPart } from './i18n/i18n.ts';
 import { queryLocale } from './i18n/language.ts';
+import { lazyScreen } from './lib/lazy-screen.ts';
 import { appTheme } from './theme/themes.ts';
 import Login from './routes/login/Login.tsx';
 
@@ -24,17 +25,27 @@ const ErrorScreen = lazy(() => import('./routes/errors/ErrorScreen.tsx'));
 const SessionExpired = lazy(() => import('./routes/errors/SessionExpired.tsx'));
 const RequestGone = lazy(() => import('./routes/flow/RequestGone.tsx'));
 const Privacy = lazy(() => import('./routes/privacy/Privacy.tsx'));
-const Register = lazy(() => import('./routes/register/Register.tsx'));
+const Register = lazyScreen(() => import('./routes/register/Register.tsx'));
 const Activation = lazy(() => import('./routes/register/Activation.tsx'));
 const ActivationResend = lazy(() => import('./routes/register/ActivationResend.tsx'));
 const PasswordRecover = lazy(() => import('./routes/password/PasswordRecover.tsx'));
 const PasswordUpdate = lazy(() => import('./routes/password/PasswordUpdate.tsx'));
 const PasswordComingExpire = lazy(() => import('./routes/password/PasswordComingExpire.tsx'));
 // The account area's strings are a translation part of their own, fetched with its code.
-const AccountArea = lazy(() => Promise.all([import('./routes/account/AccountArea.tsx'), loadTranslationPart('account')]).then(([area]) => area));
+const AccountArea = lazyScreen(() => Promise.all([import('./routes/account/AccountArea.tsx'), loadTranslationPart('account')]).then(([area]) => area));
 const AccountDeleted = lazy(() => import('./routes/account-deleted/AccountDeleted.tsx'));
 // The admin console (issue 17): one chunk with its strings, under /admin only.
 const AdminConsole = lazy(() => Promise.all([import('./routes/admin/AdminConsole.tsx'), loadTranslationPart('account'), loadTranslationPart('admin')]).then(([area]) => area));
+
+/**
+ * Loads the screen of `pathname` when it is one whose chunks come announced with the page
+ * (packages/server/src/spa-head.ts): the first render then shows it at once. A failure is left to
+ * the render, which shows it as it would have.
+ */
+export function preloadFirstScreen(pathname: string): Promise<unknown> {
+  const screen = pathname === '/register' ? Register : pathname.startsWith('/user/') ? AccountArea : undefined;
+  return screen ? screen.preload().catch(() => undefined) : Promise.resolve();
+}
 
 /** React's report of an error a boundary caught: failed API calls are shown on screen, not logged. */
 export function reportCaughtError(error: unknown, info: ErrorInfo): void {

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { AppProviders, AppRoutes, reportCaughtError } from './App.tsx';
+import { AppProviders, AppRoutes, preloadFirstScreen, reportCaughtError } from './App.tsx';
 import { NetworkError } from './api/errors.ts';
 import { StartupFailure } from './components/StartupFailure.tsx';
 import { initI18n } from './i18n/i18n.ts';
@@ -21,7 +21,11 @@ async function start(): Promise<void> {
   // The configuration usually comes with the page; the first screen's request then starts beside
   // the language's texts rather than after them.
   const languageReady = initI18n(locale);
-  const [config] = await Promise.allSettled([loadRuntimeConfig().then(() => startFirstScreenRequests(languageReady)), languageReady]);
+  const [config] = await Promise.allSettled([
+    loadRuntimeConfig().then(() => startFirstScreenRequests(languageReady)),
+    languageReady,
+    preloadFirstScreen(window.location.pathname),
+  ]);
 
   root.render(
     <StrictMode>
