@@ -7,7 +7,7 @@ function Page() {
   return <h1>Register</h1>;
 }
 
-/** Everything the screens' Suspense fallback rendered, in order. */
+/** Renders `Screen` under a Suspense whose fallback is a spy, and returns the spy. */
 function renderWithFallback(Screen: ComponentType) {
   const fallbacks = vi.fn(() => <p>Loading</p>);
   const Fallback = () => fallbacks();
