@@ -17,6 +17,12 @@ async function signInAttempt(server: TestServer) {
   };
 }
 
+/**
+ * Until the request sent before has reached its password check (the slot the test holds, and its
+ * own): vi.waitFor's default second was too short for a registration on PostgreSQL on a slow machine.
+ */
+const untilBothInFlight = () => vi.waitFor(() => expect(argon2InFlight()).toBe(2), { timeout: 20_000, interval: 20 });
+
 const loginFailures = async (server: TestServer, userId: string) =>
   server.ctx.db.selectFrom('audit_events').select('type').where('user_id', '=', userId).where('type', '=', 'login.failure').execute();
 
@@ -37,7 +43,7 @@ describe('load shedding of password checks', () => {
 
     release = await argon2Slot();
     const waiting = queued('busy@example.com', 'wrong-password');
-    await vi.waitFor(() => expect(argon2InFlight()).toBe(2));
+    await untilBothInFlight();
 
     // The slot is still held: these are answered without any password being checked.
     expect(await shed('busy@example.com', 'Passw0rd!')).toEqual({
@@ -66,7 +72,7 @@ describe('load shedding of password checks', () => {
     const filler = await signInAttempt(server);
     release = await argon2Slot();
     const waiting = filler('nobody-else@example.com', 'whatever');
-    await vi.waitFor(() => expect(argon2InFlight()).toBe(2));
+    await untilBothInFlight();
     // The account's budget is LOGIN_LOCKOUT_AFTER_FAILURES x 4 = 20 attempts a quarter of an hour.
     const statuses: number[] = [];
     for (let i = 0; i < 22; i += 1) statuses.push((await attempt('flooded@example.com', 'Passw0rd!')).status);
@@ -84,7 +90,7 @@ describe('load shedding of password checks', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'first@example.com', password: 'Passw0rd!', name: 'First', client_id: 'demo-app' }),
     });
-    await vi.waitFor(() => expect(argon2InFlight()).toBe(2));
+    await untilBothInFlight();
     const second = await fetch(`${server.url}/api/v1/users/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
