@@ -62,8 +62,14 @@ export async function preloadLanguage(locale: Locale): Promise<void> {
   await ensureLoaded(locale);
 }
 
+/** The language asked for last: while its strings load, an earlier request must not land after it. */
+let latestRequest: Locale | null = null;
+
 export async function changeLanguage(locale: Locale): Promise<void> {
+  latestRequest = locale;
   await ensureLoaded(locale);
+  // A user who picks English then Vietnamese gets Vietnamese, even when English's strings arrive last.
+  if (latestRequest !== locale) return;
   if (i18n.language !== locale) await i18n.changeLanguage(locale);
   document.documentElement.lang = locale;
 }
