@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs Debian's Chromium for the end-to-end tests when it is missing (Playwright's own browser
-# download cannot work here). Needs root or passwordless sudo the first time.
+# Installs Debian's Chromium for the end-to-end tests and `npm run bench:web` when it is missing
+# (Playwright's own browser download cannot work here). Needs root or passwordless sudo the first time.
 set -euo pipefail
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 if [ -x "$CHROMIUM" ]; then

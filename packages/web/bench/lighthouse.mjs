@@ -201,7 +201,8 @@ function verdict(row) {
 }
 
 const server = await startServer();
-const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
 let failed = false;
 try {
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
@@ -231,7 +232,7 @@ try {
   await browser.disconnect();
 
   const version = JSON.parse(readFileSync(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version;
-  process.stdout.write(`Lighthouse ${version}, mobile preset (simulated throttling), Chromium at /usr/bin/chromium; median of ${RUNS} runs per page\n`);
+  process.stdout.write(`Lighthouse ${version}, mobile preset (simulated throttling), Chromium at ${CHROMIUM_PATH}; median of ${RUNS} runs per page\n`);
   process.stdout.write(`${'page'.padEnd(18)}${'perf'.padStart(6)}${'LCP ms'.padStart(9)}${'TBT ms'.padStart(9)}${'FCP ms'.padStart(9)}${'a11y'.padStart(6)}${'CPU index'.padStart(11)}\n`);
   for (const row of rows) {
     const misses = verdict(row);
