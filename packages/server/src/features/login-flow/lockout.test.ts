@@ -93,6 +93,20 @@ describe('account lockout under concurrency, and for usernames without an accoun
     expect(await userById(server.ctx, withPassword)).toMatchObject({ failed_login_count: 0, locked_until: null });
   });
 
+  it('leaves the account row alone on a sign-in with no failure behind it, and forgets one failure on the next sign-in', async () => {
+    const id = await createAccount(server.ctx, { email: 'clean@example.com' });
+    const before = await userById(server.ctx, id);
+    expect((await (await signInAttempt(server))('clean@example.com', 'Passw0rd!')).status).toBe(200);
+    // Nothing to forget: the row is not rewritten (its updated_at is the same).
+    expect(await userById(server.ctx, id)).toEqual(before);
+
+    const login = await signInAttempt(server);
+    expect(await login('clean@example.com', 'not-the-password')).toEqual(wrong);
+    expect((await userById(server.ctx, id))?.failed_login_count).toBe(1);
+    expect((await login('clean@example.com', 'Passw0rd!')).status).toBe(200);
+    expect(await userById(server.ctx, id)).toMatchObject({ failed_login_count: 0, locked_until: null });
+  });
+
   it('keeps no username in clear, only a keyed hash', async () => {
     const login = await signInAttempt(server);
     // People type their password into the username field.

@@ -150,8 +150,19 @@ export function createUserQueries(db: Executor) {
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', lockedUntil)]))
         .execute();
     },
+    /**
+     * Forgets the account's failures. An account with none is left as it is: most sign-ins follow
+     * no failure, and rewriting the row for nothing cost every one of them a write (on PostgreSQL
+     * a new row version, WAL and later vacuum). The condition is in the statement, so a failure
+     * counted meanwhile is still reset.
+     */
     async recordSuccessfulLogin(id: string, at: number): Promise<void> {
-      await db.updateTable('users').set({ failed_login_count: 0, locked_until: null, updated_at: at }).where('id', '=', id).execute();
+      await db
+        .updateTable('users')
+        .set({ failed_login_count: 0, locked_until: null, updated_at: at })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('failed_login_count', '!=', 0), eb('locked_until', 'is not', null)]))
+        .execute();
     },
   };
 }
