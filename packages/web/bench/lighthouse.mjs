@@ -8,7 +8,7 @@
 // The functions handed to puppeteer's evaluate run in the page.
 /* global window, document, MutationObserver */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,9 @@ async function startServer() {
       LOG_LEVEL: 'warn',
     },
   });
+  // Whatever ends this process (a crash included), the server goes with it instead of living on.
+  const killServer = () => server.kill();
+  process.once('exit', killServer);
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode} before it was ready`);
@@ -200,11 +203,17 @@ function verdict(row) {
   return misses;
 }
 
-const server = await startServer();
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
+if (!existsSync(CHROMIUM_PATH)) {
+  process.stderr.write(`No Chromium at ${CHROMIUM_PATH}: npm run bench:web installs Debian's chromium, or set CHROMIUM_PATH.\n`);
+  process.exit(1);
+}
+const server = await startServer();
+let chrome;
 let failed = false;
 try {
+  // Inside the try: a Chromium that cannot start still stops the server (it used to live on, orphaned).
+  chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
   const page = await browser.newPage();
   const rows = [];
@@ -254,7 +263,7 @@ try {
   }
   process.stdout.write('ready: the screen of the SPA in place (its heading), what a person can use\n');
 } finally {
-  chrome.kill();
+  chrome?.kill();
   await server.stop();
 }
 process.exit(failed ? 1 : 0);
