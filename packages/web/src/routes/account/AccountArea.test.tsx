@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { UserManager } from 'oidc-client-ts';
 import { describe, expect, it, vi } from 'vitest';
@@ -41,9 +41,19 @@ describe('account area', () => {
     await renderApp('/user/dashboard');
     expect(await screen.findByText('Welcome, Nguyễn Văn An')).toBeInTheDocument();
 
-    stubFetch({ 'GET /api/v1/me': json(200, profile({ locale: 'en' })) });
-    await renderApp('/user/dashboard?locale=vi');
-    expect(await screen.findByText('Chào mừng, Nguyễn Văn An')).toBeInTheDocument();
+    cleanup();
+    // The browser's own address says vi, as it does in the app (the router here is in memory).
+    window.history.replaceState(null, '', '/user/dashboard?locale=vi');
+    try {
+      stubFetch({ 'GET /api/v1/me': json(200, profile({ locale: 'en' })) });
+      await renderApp('/user/dashboard?locale=vi');
+      expect(await screen.findByText('Chào mừng, Nguyễn Văn An')).toBeInTheDocument();
+      // The profile (locale en) has arrived: the address's choice still holds once everything settled.
+      await act(() => new Promise((settled) => setTimeout(settled, 20)));
+      expect(screen.getByText('Chào mừng, Nguyễn Văn An')).toBeInTheDocument();
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
   });
 
   it('shows the phone number when there is no e-mail', async () => {
