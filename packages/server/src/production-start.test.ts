@@ -14,9 +14,11 @@ const root = resolve(import.meta.dirname, '../../..');
 // and inside packages/server the bundle finds the web build as dist/main.js does.
 const outdir = join(root, 'packages/server/dist', `test-${process.pid}`);
 const dataDir = mkdtempSync(join(tmpdir(), 'passgate-production-'));
-// Where Node keeps compiled code unless NODE_COMPILE_CACHE says otherwise: under the temporary directory.
+// Where the entry keeps compiled code unless NODE_COMPILE_CACHE says otherwise: a folder of this
+// user's own under the temporary directory, not Node's default shared one.
 const processTmp = join(dataDir, 'tmp');
-const compileCacheDir = join(processTmp, 'node-compile-cache');
+const compileCacheDir = join(processTmp, `passgate-compile-cache-${process.getuid?.() ?? ''}`);
+const sharedCompileCacheDir = join(processTmp, 'node-compile-cache');
 mkdirSync(processTmp);
 /** Node 22.1 and later keep compiled code on disk when asked (module.enableCompileCache). */
 const nodeHasCompileCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
@@ -155,14 +157,15 @@ describe('the production process (node packages/server/dist/main.js)', () => {
     expect(output).toContain('"signal":"SIGTERM"');
     // The entry turned the compile cache on before the server's modules loaded: the next start
     // reads their compiled code instead of compiling it again (on Node 20 there is none to keep).
-    const cached = (() => {
+    const filesIn = (dir: string) => {
       try {
-        return readdirSync(compileCacheDir, { recursive: true }).length;
+        return readdirSync(dir, { recursive: true }).length;
       } catch {
         return 0;
       }
-    })();
-    if (nodeHasCompileCache) expect(cached).toBeGreaterThan(0);
-    else expect(cached).toBe(0);
+    };
+    if (nodeHasCompileCache) expect(filesIn(compileCacheDir)).toBeGreaterThan(0);
+    else expect(filesIn(compileCacheDir)).toBe(0);
+    expect(filesIn(sharedCompileCacheDir)).toBe(0);
   }, 60_000);
 });
