@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const EXTERNAL = ['better-sqlite3', 'better-sqlite3-napi', '@node-rs/argon2', 'sharp', 'oidc-provider', 'pino', 'pg', 'pg-native', 'pg-cloudflare'];
+const EXTERNAL = ['better-sqlite3', 'better-sqlite3-napi', '@node-rs/argon2', 'sharp', 'oidc-provider', 'pino', 'pg', 'pg-native', 'pg-cloudflare', 'ioredis'];
 
 const serverDir = fileURLToPath(new URL('../packages/server/', import.meta.url));
 const outdirArg = process.argv.slice(2).find((arg) => arg.startsWith('--outdir='));
