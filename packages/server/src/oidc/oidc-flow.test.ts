@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { TestBrowser } from '../../test/browser.ts';
+import { createAccount } from '../../test/account.ts';
 import { authorizationRequest, finishSignIn, oidc, relyingParty, signIn, startSignIn, type RelyingParty } from '../../test/relying-party.ts';
 
 /** The whole OpenID Connect flow, driven by a real relying party (openid-client). */
@@ -153,6 +154,29 @@ describe('sign-in through the OpenID Connect flow', () => {
     const again = await authorizationRequest(demoApp);
     await startSignIn(browser, server.url, again);
     expect((await browser.fetch(`${server.url}/api/v1/requests/logout/${challenge}`)).status).toBe(400);
+  });
+
+  it('asks before logging out when the id_token_hint is another user\'s (a logout link forged with the sender\'s own token)', async () => {
+    await createAccount(server.ctx, { email: 'hint-attacker@example.com' });
+    const { tokens: attackerTokens } = await signIn(server.url, demoApp, 'hint-attacker@example.com', 'Passw0rd!');
+    const { browser: victim } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
+
+    const forged = oidc.buildEndSessionUrl(demoApp.config, { id_token_hint: attackerTokens.id_token!, post_logout_redirect_uri: `${server.url}/demo` });
+    const { url } = await victim.follow(forged.toString(), server.url);
+    const challenge = new URL(url).searchParams.get('challenge')!;
+    const info = await (await victim.fetch(`${server.url}/api/v1/requests/logout/${challenge}`)).json() as any;
+    expect(info.autoConfirm).toBe(false);
+
+    // Nothing was ended: the victim's next request comes straight back with a code.
+    const auth = await authorizationRequest(demoApp);
+    const { url: callback } = await victim.follow(auth.url, server.url);
+    expect(callback).toContain('code=');
+
+    // The victim's own token, from this session, still logs out without a question.
+    const { tokens: own, browser: same } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
+    const ownEnd = oidc.buildEndSessionUrl(demoApp.config, { id_token_hint: own.id_token!, post_logout_redirect_uri: `${server.url}/demo` });
+    const ownChallenge = new URL((await same.follow(ownEnd.toString(), server.url)).url).searchParams.get('challenge')!;
+    expect((await (await same.fetch(`${server.url}/api/v1/requests/logout/${ownChallenge}`)).json() as any).autoConfirm).toBe(true);
   });
 
   it('keeps the language of the end-session request (ui_locales) on the logout screen', async () => {

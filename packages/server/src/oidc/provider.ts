@@ -95,6 +95,19 @@ function requestedLocale(params: Record<string, unknown>): 'vi' | 'en' | undefin
   return undefined;
 }
 
+/**
+ * The id_token_hint proves who is being logged out only when it was issued to this browser's
+ * signed-in account (and, where it names one, in this session). Any valid ID token passes the
+ * provider's own check, even one another user holds: a link carrying the sender's own token
+ * must not log the victim out without asking.
+ */
+function hintNamesSession(hint: unknown, session: { accountId?: string; sidFor(clientId: string): string | undefined }): boolean {
+  const payload = (hint as { payload?: { sub?: unknown; sid?: unknown; aud?: unknown } } | undefined)?.payload;
+  if (!payload || !session.accountId || payload.sub !== session.accountId) return false;
+  if (payload.sid === undefined) return true;
+  return typeof payload.aud === 'string' && payload.sid === session.sidFor(payload.aud);
+}
+
 export function createProvider(deps: ProviderDeps): Provider {
   const { config, secrets } = deps;
   const secure = config.publicUrl.startsWith('https://');
@@ -147,7 +160,7 @@ export function createProvider(deps: ProviderDeps): Provider {
             accountId: session.accountId ?? null,
             postLogoutRedirectUri: state.postLogoutRedirectUri ?? null,
             state: state.state ?? null,
-            hasIdTokenHint: Boolean(ctx.oidc.entities.IdTokenHint),
+            hasIdTokenHint: hintNamesSession(ctx.oidc.entities.IdTokenHint, session),
           });
           const url = new URL('/logout', config.publicUrl);
           url.searchParams.set('challenge', request.id);

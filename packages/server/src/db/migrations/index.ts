@@ -15,6 +15,7 @@ import * as knownBrowsers from './2026-12-03-known-browsers.ts';
 import * as adminRoles from './2026-12-04-admin-roles.ts';
 import * as passkeys from './2026-12-05-passkeys.ts';
 import * as adminUserSearch from './2026-12-06-admin-user-search.ts';
+import * as searchStatistics from './2026-12-07-search-statistics.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-04-admin-roles': adminRoles,
   '2026-12-05-passkeys': passkeys,
   '2026-12-06-admin-user-search': adminUserSearch,
+  '2026-12-07-search-statistics': searchStatistics,
 };
