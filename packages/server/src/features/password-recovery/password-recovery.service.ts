@@ -44,6 +44,10 @@ export function createPasswordRecoveryService(ctx: AppContext, codes: CodeServic
           deliver: (code) => deliverCode(ctx, { kind: 'recovery', usernameKind: kind, to: username, locale: messageLocale(user.locale, meta.locale), tenant: flow.tenant, name: user.name, code }, event),
         });
         await ctx.audit.record({ ...event, type: 'password.recovery_requested', details: { channel: kind === 'email' ? 'email' : 'sms' } });
+      } else {
+        // A code nobody receives: a wrong code for this username then answers 1042, and five of
+        // them 1026, exactly as for an account, so the reset step does not tell who has one.
+        await codes.sendReserved({ ...target, userId: null }, { deliver: async () => {} });
       }
       return { resendAfter: RESEND_COOLDOWN_SECONDS };
     },

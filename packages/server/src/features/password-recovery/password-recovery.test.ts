@@ -105,7 +105,40 @@ describe('password recovery', () => {
     }
     await recoveryCode('reset@example.com');
     expect(await recover({ username: 'reset@example.com' })).toMatchObject({ status: 429, body: { error: { code: 1291 } } });
-    expect(await reset({ username: 'ghost@example.com', password: 'Whatever-91x', code: '123456' })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
+    expect(await reset({ username: 'ghost@example.com', password: 'Whatever-91x', code: '123456' })).toMatchObject({ status: 400, body: { error: { code: 1042 } } });
+  });
+
+  it('answers a wrong code alike for an unknown and a real account after a recovery request, and the unknown one never signs up or resets', async () => {
+    for (const username of ['nobody-here@example.com', 'reset@example.com']) {
+      await endCooldown(server.ctx, 'demo', 'recovery', username);
+      expect(await recover({ username })).toEqual({ status: 200, body: { resendAfter: 60 } });
+      const wrong = username === 'reset@example.com' ? otherCode(await lastCode(server.ctx, username)) : '000000';
+      for (let i = 0; i < 5; i++) {
+        expect(await reset({ username, password: 'Whatever-91x', code: wrong })).toMatchObject({ status: 400, body: { error: { code: 1042, field: 'code' } } });
+      }
+      expect(await reset({ username, password: 'Whatever-91x', code: wrong })).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'code' } } });
+    }
+    expect(await userRow(server.ctx, 'demo', 'nobody-here@example.com')).toBeUndefined();
+    expect(await messageCount(server.ctx, 'nobody-here@example.com')).toBe(0);
+  });
+
+  it('ends an open recovery code when the password changes another way: the code asked for before cannot set a password after', async () => {
+    const users = createUserService({ db: server.ctx.db });
+    await users.createUser({ tenantId: 'demo', email: 'stale-code@example.com', name: 'S', password: 'Original1!' });
+    const code = await recoveryCode('stale-code@example.com');
+    // The owner changes the password in the account area.
+    const rp = await relyingParty(server.url, 'account');
+    const { tokens } = await signIn(server.url, rp, 'stale-code@example.com', 'Original1!');
+    const change = await fetch(`${server.url}/api/v1/me/password`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ current_password: 'Original1!', new_password: 'Owners-New-9' }),
+    });
+    expect(change.status).toBe(200);
+
+    expect(await reset({ username: 'stale-code@example.com', password: 'Attackers-1x', code })).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'code' } } });
+    expect(await login('stale-code@example.com', 'Owners-New-9')).toBe(0);
+    expect(await login('stale-code@example.com', 'Attackers-1x')).toBe(1017);
   });
 
   it('refuses the last password_history_size passwords, the current one included (1031), and a reset to the current one when the tenant keeps none', async () => {

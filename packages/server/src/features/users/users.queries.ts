@@ -89,8 +89,10 @@ export function createUserQueries(db: Executor) {
      * THE one place an existing account's password changes (reset, expiry, the command line, the
      * account area's password change): the new hash and its history row, a lifted sign-in lockout,
      * and the end of every browser remembered for 2-step verification, so whoever only knew the old
-     * password cannot skip the second step on a browser they once had. Run it in the caller's
-     * transaction, with the caller's audit record.
+     * password cannot skip the second step on a browser they once had; and the end of every open
+     * recovery code, so a code asked for before the change (by whoever knew the e-mail box or the
+     * phone then) cannot set another password after it. Run it in the caller's transaction, with
+     * the caller's audit record.
      */
     async replacePassword(userId: string, passwordHash: string, at: number): Promise<void> {
       await db
@@ -100,6 +102,7 @@ export function createUserQueries(db: Executor) {
         .execute();
       await this.addPasswordHistory(userId, passwordHash, at);
       await forgetRememberedBrowsers(db, userId);
+      await db.deleteFrom('one_time_codes').where('user_id', '=', userId).where('purpose', '=', 'recovery').execute();
     },
     async clearPasswordHistory(userId: string): Promise<void> {
       await db.deleteFrom('password_history').where('user_id', '=', userId).execute();
