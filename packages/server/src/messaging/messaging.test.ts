@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { createDatabase, migrateToLatest, type Db } from '../db/database.ts';
-import { createMessaging } from './messaging.ts';
+import { createServer, type Server, type Socket } from 'node:net';
+import { createMessaging, smtpMailSender } from './messaging.ts';
 
 let dir: string;
 let db: Db;
@@ -38,5 +39,35 @@ describe('createMessaging', () => {
     const messaging = createMessaging(config, db);
     expect(messaging.outbox).toBeUndefined();
     await expect(messaging.sms.send({ to: '0912345678', text: 'x' })).rejects.toThrow(/SMS_PROVIDER/);
+  });
+});
+
+/** A mail server on a local port that accepts connections and then does what `greet` says. */
+async function fakeSmtp(greet: (socket: Socket) => void): Promise<{ url: string; server: Server; sockets: Socket[] }> {
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.on('error', () => {});
+    greet(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `smtp://127.0.0.1:${port}`, server, sockets };
+}
+
+describe('SMTP', () => {
+  const message = { to: 'a@example.com', subject: 'S', text: 'T' };
+
+  it.each([
+    ['accepts the connection and never greets', () => {}],
+    ['greets, then goes silent after EHLO', (socket: Socket) => socket.write('220 mail.example ESMTP\r\n')],
+  ])('fails the send (and so the request, with 503) when the server %s, instead of waiting for minutes', async (_name, greet) => {
+    const smtp = await fakeSmtp(greet);
+    try {
+      await expect(smtpMailSender(smtp.url, 'no-reply@example.com', 200).send(message)).rejects.toThrow(/timeout|greeting never received/i);
+    } finally {
+      for (const socket of smtp.sockets) socket.destroy();
+      await new Promise((resolve) => smtp.server.close(resolve));
+    }
   });
 });

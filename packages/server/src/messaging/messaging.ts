@@ -34,10 +34,22 @@ function smsSender(config: Config, outbox: DevOutbox | undefined): SmsSender {
   return outbox ? outboxSmsSender(outbox) : unavailableSmsSender(config.smsProvider);
 }
 
-export function smtpMailSender(smtpUrl: string, from: string): MailSender {
+/**
+ * How long connecting (DNS included), the server's greeting, and any silence within a session may
+ * each last. Nodemailer's own defaults (2 minutes, 30 s, 10 minutes) would hold a sign-in request
+ * for minutes on a mail server that accepts the connection and then says nothing.
+ */
+export const SMTP_TIMEOUT_MS = 10_000;
+
+export function smtpMailSender(smtpUrl: string, from: string, timeoutMs = SMTP_TIMEOUT_MS): MailSender {
   // Nodemailer logs nothing unless asked (logger/debug options): message contents stay out of the logs.
   // Loaded with the first message: most requests send none.
-  const transport = lazy(async () => (await import('nodemailer')).default.createTransport(smtpUrl, { from }));
+  const transport = lazy(async () =>
+    (await import('nodemailer')).default.createTransport(
+      { url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, dnsTimeout: timeoutMs },
+      { from },
+    ),
+  );
   return {
     async send(message) {
       await (await transport()).sendMail({
