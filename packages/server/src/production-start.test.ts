@@ -90,9 +90,11 @@ describe('the production process (node packages/server/dist/main.js)', () => {
     expect(scripts['build:server']).toBe('node scripts/build-server.mjs');
   });
 
-  it('on SIGTERM refuses new connections, finishes the sign-in in flight, then exits 0', async () => {
+  /** Starts the built server with the demo data (and `env` on top) and answers once it is ready. */
+  async function startBuilt(env: Record<string, string> = {}) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
+    output = '';
     child = spawn(process.execPath, [join(outdir, 'main.js')], {
       cwd: root,
       env: {
@@ -101,21 +103,23 @@ describe('the production process (node packages/server/dist/main.js)', () => {
         NODE_ENV: 'test',
         PORT: String(port),
         PUBLIC_URL: url,
-        DATABASE_URL: `sqlite:${join(dataDir, 'production.sqlite')}`,
+        DATABASE_URL: `sqlite:${join(dataDir, `production-${port}.sqlite`)}`,
         SEED_DEMO: 'true',
         LOG_LEVEL: 'info',
         TMPDIR: processTmp,
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child?.once('exit', (code, signal) => done({ code, signal })));
+    const running = child;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => running.once('exit', (code, signal) => done({ code, signal })));
 
     await until(
-      'discovery',
+      'readiness',
       () =>
-        fetch(`${url}/oidc/.well-known/openid-configuration`).then(
+        fetch(`${url}/health/ready`).then(
           (r) => r.ok,
           () => false,
         ),
@@ -123,6 +127,29 @@ describe('the production process (node packages/server/dist/main.js)', () => {
     ).catch((error: unknown) => {
       throw new Error(`${(error as Error).message}; the process said:\n${output}`);
     });
+    return { port, url, child: running, exited };
+  }
+
+  // Under `npm run test:postgres` (REDIS_URL set): the bundle must load the Redis driver it runs
+  // with in production, which tests from source never exercise.
+  it.runIf(process.env.REDIS_URL)('runs on Redis: ready, and a sign-in goes through with its limits kept there', async () => {
+    const prefix = `passgate-test:built-${process.pid}:`;
+    const { url, child: running, exited } = await startBuilt({ REDIS_URL: process.env.REDIS_URL!, REDIS_KEY_PREFIX: prefix });
+    try {
+      expect(await (await fetch(`${url}/health/ready`)).json()).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });
+      const browser = new TestBrowser();
+      const challenge = await startSignIn(browser, url, await authorizationRequest(await relyingParty(url, 'demo-app', 'demo-secret')));
+      const login = await browser.postJson(`${url}/api/v1/users/login`, { challenge, username: 'demo@example.com', password: 'Passw0rd!', client_id: 'demo-app' });
+      expect(login.status, output).toBe(200);
+      expect(output).not.toMatch(/is not a constructor|Cannot find module/);
+    } finally {
+      running.kill('SIGTERM');
+      await exited;
+    }
+  }, 60_000);
+
+  it('on SIGTERM refuses new connections, finishes the sign-in in flight, then exits 0', async () => {
+    const { port, url, child, exited } = await startBuilt();
 
     const browser = new TestBrowser();
     const rp = await relyingParty(url, 'demo-app', 'demo-secret');
