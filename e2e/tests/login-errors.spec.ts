@@ -57,3 +57,30 @@ test('double-clicking Log in after a field error does not leave the page', async
   expect(Math.abs(after!.y - before!.y - (alertBox!.height + 16))).toBeLessThan(2);
   await saveScreenshot(page, 'login-demo-app-double-click-vi');
 });
+
+for (const viewport of [
+  { name: 'wide', width: 1280, height: 800 },
+  { name: 'phone', width: 375, height: 812 },
+]) {
+  test(`double-clicking Log in after a wrong password signs in and opens no other sign-in page (${viewport.name})`, async ({ page }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    const { demo, login } = await openLoginFromDemo(page, DEMO_APP);
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+    });
+
+    await login.signIn(DEMO_USER.email, 'Not-the-password1');
+    await expect(login.alert).toHaveText(tr('vi', 'errors.1017'));
+    await saveScreenshot(page, `login-demo-app-wrong-password-before-double-click-${viewport.name}-vi`);
+    const before = await login.submit.boundingBox();
+    await login.password.fill(DEMO_USER.password);
+    // Two clicks at the same point, as a hand makes them: the banner stays while the second comes.
+    const x = before!.x + before!.width / 2;
+    const y = before!.y + before!.height / 2;
+    await page.mouse.dblclick(x, y);
+
+    await demo.expectSignedIn('Demo App', DEMO_APP.id, DEMO_USER);
+    expect(visited.filter((path) => path.startsWith('/login/') || path === '/register')).toEqual([]);
+  });
+}

@@ -94,6 +94,7 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
       return true;
     } else {
       setFailure({ somethingWrong: true });
+      setAttempt((n) => n + 1);
     }
     return false;
   };
@@ -111,8 +112,9 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
     if (found.username) return usernameRef.current?.focus();
     if (found.password) return passwordRef.current?.focus();
 
-    setFailure(null);
-    setAttempt((n) => n + 1);
+    // The last attempt's message stays until this one is answered: taken away now, it would move
+    // the button up under the pointer, and the second click of a double click would land on
+    // whatever link came to be there.
     inFlight.current = true;
     setBusy(true);
     // The password decides now: the passkey request in the background is aborted.
@@ -120,9 +122,13 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
     let leaving = false;
     try {
       const response = await loginFlowApi.passwordLogin({ challenge: info.challenge, username: name, password, clientId: info.client.clientId });
+      // Leaving for the relying party or for the next screen, the page stays as it is (the button
+      // disabled) until it is gone.
       leaving = follow(response, name);
     } catch (error) {
       setFailure({ error, username: name });
+      // A new box for each answer, so the same message is announced (and focused) again.
+      setAttempt((n) => n + 1);
       passkeys.restart();
     } finally {
       // Stay disabled while the browser leaves for the relying party.
