@@ -5,6 +5,7 @@ import { DemoPage } from '../pages/demo-page.ts';
 import { ActivationPage, SendCodePage } from '../pages/flow-pages.ts';
 import { tr, trPlain } from '../pages/i18n.ts';
 import { codeIn, Outbox } from '../pages/outbox.ts';
+import { DEMO_USER } from '../pages/login-page.ts';
 import { RegisterPage } from '../pages/register-page.ts';
 import { saveWideAndNarrow } from '../pages/screenshots.ts';
 
@@ -170,4 +171,22 @@ test.describe('registration and activation on Demo App', () => {
     await resend.backToLogin.click();
     await expect(page).toHaveURL(/\/login\?(.*&)?challenge=/);
   });
+});
+
+test('an e-mail already registered is said once, beside the username field, in Vietnamese and English', async ({ page }) => {
+  const register = await openRegisterFromDemo(page);
+  await register.fill(newAccount(DEMO_USER.email, 'Người Thứ Hai'));
+  await register.policy.check();
+  await register.submit.click();
+  for (const locale of ['vi', 'en'] as const) {
+    const screen = locale === 'vi' ? register : await register.switchTo('en');
+    const message = tr(locale, 'errors.1020');
+    await expect(screen.username).toHaveAttribute('aria-invalid', 'true');
+    await expect(screen.username).toHaveAccessibleDescription(message);
+    await expect(page.getByText(message, { exact: true })).toHaveCount(1);
+    await expect(screen.alert).toHaveCount(0);
+    if (locale === 'vi') await expect(screen.username).toBeFocused();
+    await saveWideAndNarrow(page, 'register-email-taken', locale);
+  }
+  await expect(page).toHaveURL(/\/register\?/);
 });

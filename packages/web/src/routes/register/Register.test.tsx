@@ -174,16 +174,18 @@ describe('Register screen', () => {
     [1020, 'Email is already registered'],
     [1018, 'Username is already taken'],
     [1016, 'Email is not valid'],
-  ])('shows %i on the alert (focused) and marks the username field', async (code, message) => {
+  ])('shows %i once, beside the username field, which takes the focus', async (code, message) => {
     await renderRegister({}, apiError(409, code, 'server text'));
     const user = userEvent.setup();
     await fill(user);
     await user.click(screen.getByRole('checkbox', { name: /I agree/ }));
     await user.click(registerButton());
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent(message);
-    await waitFor(() => expect(alert).toHaveFocus());
-    expect(screen.getByLabelText(/^Email or phone number/)).toHaveAttribute('aria-invalid', 'true');
+    const field = screen.getByLabelText(/^Email or phone number/);
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    expect(field).toHaveAccessibleDescription(message);
+    await waitFor(() => expect(field).toHaveFocus());
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getAllByText(message)).toHaveLength(1);
     expect(registerButton()).toBeEnabled();
   });
 
@@ -195,9 +197,10 @@ describe('Register screen', () => {
     await user.click(screen.getByRole('checkbox', { name: /I agree/ }));
     await user.click(registerButton());
     const message = 'This password is too common and appears in data breaches, please choose another one';
-    expect(await screen.findByRole('alert')).toHaveTextContent(message);
     const password = screen.getByLabelText(/^Password/, { selector: 'input' });
-    expect(password).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => expect(password).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getAllByText(message)).toHaveLength(1);
+    await waitFor(() => expect(password).toHaveFocus());
     expect(password).toHaveAccessibleDescription(expect.stringContaining(message));
   });
 
@@ -207,8 +210,10 @@ describe('Register screen', () => {
     await fill(user);
     await user.click(screen.getByRole('checkbox', { name: /I agree/ }));
     await user.click(registerButton());
-    expect(await screen.findByRole('alert')).toHaveTextContent('Some of the information you entered is not valid');
-    expect(screen.getByLabelText(/^Password/, { selector: 'input' })).toHaveAttribute('aria-invalid', 'true');
+    const password = screen.getByLabelText(/^Password/, { selector: 'input' });
+    await waitFor(() => expect(password).toHaveAttribute('aria-invalid', 'true'));
+    expect(password).toHaveAccessibleDescription(expect.stringContaining('Some of the information you entered is not valid'));
+    expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.getByLabelText(/^Email or phone number/)).toHaveAttribute('aria-invalid', 'false');
   });
 

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
@@ -76,6 +76,15 @@ function RegisterForm({ info }: { info: LoginRequestInfo }) {
     code: useRef<HTMLInputElement>(null),
   };
 
+  // A field the server refused takes the focus once its message is on the page, so it is read with it.
+  const focusAfterRender = useRef<FlowField | null>(null);
+  useEffect(() => {
+    const field = focusAfterRender.current;
+    if (!field) return;
+    focusAfterRender.current = null;
+    refs[field].current?.focus();
+  });
+
   const needsCustom = Boolean(client.tenant.customRegisterCheckbox);
   const accepted = policyAccepted && (!needsCustom || customAccepted);
   const describe = (field: FlowField) => describeProblem(t, problems[field]);
@@ -109,9 +118,15 @@ function RegisterForm({ info }: { info: LoginRequestInfo }) {
       const state: UsernameState = { username: answer.username };
       void navigate(flowHref('/activation', params), { state });
     } catch (error) {
-      setFailure((previous) => ({ error, attempt: (previous?.attempt ?? 0) + 1 }));
       const field = apiErrorField(error);
-      if (field) setProblems((previous) => ({ ...previous, [field]: { kind: 'server', error } }));
+      if (field) {
+        // Said once, beside the field it is about (the field takes the focus, so it is read out).
+        setProblems((previous) => ({ ...previous, [field]: { kind: 'server', error } }));
+        setBusy(false);
+        focusAfterRender.current = field;
+        return;
+      }
+      setFailure((previous) => ({ error, attempt: (previous?.attempt ?? 0) + 1 }));
       setBusy(false);
     }
   };
