@@ -142,7 +142,8 @@ for (const locale of LOCALES) {
 
     const plainScreens: [string, string][] = [
       ['error-404', '/no-such-screen'],
-      ['error-500', '/login/mfa'],
+      ['error-500', '/login/webauthn/verify-device'],
+      ['request-gone-mfa', '/login/mfa'],
       ['session-expired', '/alert/session-expired'],
       ['privacy', '/privacy'],
       ['account-deleted', '/account-deleted'],

@@ -1,7 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO_APP, openLoginFromDemo } from '../pages/clients.ts';
 import { DEMO_USER } from '../pages/login-page.ts';
-import { saveScreenshot } from '../pages/screenshots.ts';
+import { saveScreenshot, saveWideAndNarrow } from '../pages/screenshots.ts';
+import { tr } from '../pages/i18n.ts';
 
 /** Counts the credentials the browser posts to Passgate's login API from now on. */
 function countPasswordLogins(page: Page): () => number {
@@ -64,3 +65,28 @@ test('the account-deleted screen leads on to a sign-in', async ({ page }) => {
   await page.getByRole('link', { name: 'Sign in with another account' }).click();
   await expect(page).toHaveURL(/\/login\?challenge=/);
 });
+
+// A bookmarked or stale address of a later step of a sign-in has no route state (the MFA token, the
+// username) and often an unknown challenge: the themed way back to the client, never an error page.
+for (const [name, path] of [
+  ['mfa', '/login/mfa'],
+  ['activation', '/activation'],
+  ['password-update', '/password/update'],
+] as const) {
+  for (const locale of ['vi', 'en'] as const) {
+    test(`a bookmarked ${path} (${locale}) leads back to the client instead of an error`, async ({ page }) => {
+      await page.goto(`${path}?challenge=bookmarked-long-ago&client_id=demo-app&locale=${locale}`);
+      await expect(page.getByRole('heading', { level: 1, name: tr(locale, 'requestGone.heading') })).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('lang', locale);
+      await expect(page.getByText(tr(locale, 'errorPage.headings.500'), { exact: true })).toHaveCount(0);
+      await expect(page.getByRole('link', { name: tr(locale, 'requestGone.back', { client: 'Demo App' }) })).toHaveAttribute('href', /\/demo\/login\?client=demo-app$/);
+      await saveWideAndNarrow(page, `request-gone-${name}`, locale);
+    });
+  }
+
+  test(`${path} with no challenge at all leads to the account`, async ({ page }) => {
+    await page.goto(`${path}?locale=en`);
+    await expect(page.getByRole('heading', { level: 1, name: 'This sign-in is no longer open' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go to your account' })).toBeVisible();
+  });
+}

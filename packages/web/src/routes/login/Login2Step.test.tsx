@@ -25,10 +25,12 @@ async function renderMfa(tokenType: 'totp' | 'sms' | 'email', answers: Parameter
 const posts = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.method === 'POST' && r.path === path);
 
 describe('Login2Step screen', () => {
-  it('goes to Error 500 without the MFA token or type in the route state', async () => {
+  it('leads back (this sign-in is no longer open) instead of an error without the MFA token or type in the route state', async () => {
     stubFetch({ [REQUEST]: json(200, loginRequest()) });
     await renderApp(`/login/mfa?challenge=${CHALLENGE}&locale=en`, { username: USERNAME, challenge: CHALLENGE });
-    expect(await screen.findByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'This sign-in is no longer open' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to your account' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Internal Server Error' })).toBeNull();
   });
 
   it('sms: sends the code on arrival, verifies in snake_case and follows redirectTo', async () => {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { BACKUP_CODE_INPUT_MAX_LENGTH, OTP_LENGTH } from '@passgate/contract/rules';
 import type { LoginRequestInfo } from '@passgate/contract';
 import { ApiError } from '../../api/errors.ts';
@@ -12,6 +12,7 @@ import { FormField } from '../../components/FormField.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { browser } from '../../lib/browser.ts';
 import { BackToLogin } from '../flow/BackToLogin.tsx';
+import RequestGone from '../flow/RequestGone.tsx';
 import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
 import { CodeField } from '../flow/CodeField.tsx';
 import type { MfaState } from '../flow/flow-state.ts';
@@ -30,8 +31,9 @@ export default function Login2Step() {
   const state = readMfaState(location.state);
   const [method, setMethod] = useState<SecondStepMethod | null>(null);
   const [choosing, setChoosing] = useState(false);
-  // SPEC.md section 2: without mfaToken or tokenType it goes to Error 500.
-  if (!state) return <Navigate to="/error" replace state={{ status: 500 }} />;
+  // Without mfaToken or tokenType (a bookmarked or reloaded-elsewhere address) there is no sign-in
+  // to continue: the way back to the client, as for an expired request, rather than an error.
+  if (!state) return <RequestGone />;
   const current = method ?? state.tokenType;
   const intro = choosing
     ? t('login2Step.chooseIntro')

@@ -86,10 +86,12 @@ describe('Password update screen', () => {
     await user.click(screen.getByRole('button', { name: 'Update password' }));
   }
 
-  it('goes to Error 500 without a username in the route state', async () => {
+  it('leads back (this sign-in is no longer open) instead of an error without a username in the route state', async () => {
     stubFetch({ [REQUEST]: json(200, loginRequest()) });
     await renderApp(`${path}&locale=en`);
-    expect(await screen.findByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'This sign-in is no longer open' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to your account' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Internal Server Error' })).toBeNull();
   });
 
   it('goes to Error 403 for a client without password:reset', async () => {

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { OTP_LENGTH } from '@passgate/contract/rules';
 import type { LoginRequestInfo } from '@passgate/contract';
 import { visitorApi } from '../../api/visitor.ts';
@@ -10,6 +10,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { recaptchaToken } from '../../lib/recaptcha.ts';
 import { flowHref } from '../login/login-options.ts';
 import { BackToLogin } from '../flow/BackToLogin.tsx';
+import RequestGone from '../flow/RequestGone.tsx';
 import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
 import { CodeField } from '../flow/CodeField.tsx';
 import { canResetPassword } from '../flow/flow-access.ts';
@@ -27,8 +28,9 @@ export default function PasswordUpdate() {
   const { t } = useTranslation();
   const location = useLocation();
   const username = stateUsername(location.state);
-  // SPEC.md section 2: without a username in state it goes to Error 500.
-  if (!username) return <Navigate to="/error" replace state={{ status: 500 }} />;
+  // Without a username in state (a bookmarked address) there is no recovery to continue: the way
+  // back to the client, as for an expired request, rather than an error.
+  if (!username) return <RequestGone />;
   return (
     <ClientFlowPage
       title={t('passwordUpdate.documentTitle')}

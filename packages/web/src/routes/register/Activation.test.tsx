@@ -36,10 +36,12 @@ async function renderActivation(answers: Record<string, Response> = {}, client: 
 const posts = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'POST');
 
 describe('Activation screen', () => {
-  it('goes to Error 500 without a username in the route state', async () => {
+  it('leads back (this sign-in is no longer open) instead of an error without a username in the route state', async () => {
     stubFetch({ [REQUEST]: json(200, loginRequest()) });
     await renderApp(`/activation?challenge=${CHALLENGE}&locale=en`);
-    expect(await screen.findByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'This sign-in is no longer open' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to your account' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Internal Server Error' })).toBeNull();
   });
 
   it('shows the username read-only and takes digits only', async () => {
