@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -98,6 +99,100 @@ describe('configuration from the environment', () => {
     expect(loadConfig(PRODUCTION).appSecret).toBe(PRODUCTION.APP_SECRET);
     // Development keeps working with no configuration: the server generates and stores one.
     expect(loadConfig({}).appSecret).toBeUndefined();
+  });
+
+  describe('OIDC_JWKS', () => {
+    /** A private JWK's members (d is there, and p, q… for RSA). */
+    type PrivateJwk = Record<string, string | undefined> & { d: string };
+    const jwkOf = (key: KeyObject) => key.export({ format: 'jwk' }) as PrivateJwk;
+    const rsaJwk = (modulusLength = 2048) => jwkOf(generateKeyPairSync('rsa', { modulusLength }).privateKey);
+    const ecJwk = (namedCurve = 'P-256') => jwkOf(generateKeyPairSync('ec', { namedCurve }).privateKey);
+    const okpJwk = (type: 'ed25519' | 'x25519') => jwkOf(type === 'ed25519' ? generateKeyPairSync('ed25519').privateKey : generateKeyPairSync('x25519').privateKey);
+    const rsa: PrivateJwk = { ...rsaJwk(), kid: 'rsa-1', alg: 'RS256', use: 'sig' };
+    const ec: PrivateJwk = { ...ecJwk(), kid: 'ec-1', alg: 'ES256', use: 'sig' };
+    const ed: PrivateJwk = { ...okpJwk('ed25519'), kid: 'ed-1' };
+    const jwks = (...keys: unknown[]) => JSON.stringify({ keys });
+    const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...rsaPublic } = rsa;
+    /** The refusal for `value`: a ConfigError naming OIDC_JWKS, which quotes none of the key material. */
+    const refusal = (value: string) => {
+      try {
+        loadConfig({ OIDC_JWKS: value });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        const message = (error as Error).message;
+        expect(message).toMatch(/^Invalid configuration:\n {2}OIDC_JWKS: /);
+        for (const secret of [rsa.d, rsa.p ?? rsa.d, rsa.q ?? rsa.d, ec.d, ed.d, 'c2VjcmV0LWhtYWMta2V5']) expect(message).not.toContain(secret);
+        return message;
+      }
+      throw new Error(`OIDC_JWKS=${value.slice(0, 40)}… was accepted`);
+    };
+
+    it('takes a set of private RS256, ES256 and Ed25519 keys as given', () => {
+      expect(loadConfig({ OIDC_JWKS: jwks(rsa, ec, ed) }).oidcJwks).toEqual({ keys: [rsa, ec, ed] });
+      // No kid, alg or use: oidc-provider fills them in.
+      const { kid: _kid, alg: _alg, use: _use, ...bare } = rsa;
+      expect(loadConfig({ OIDC_JWKS: jwks(bare) }).oidcJwks).toEqual({ keys: [bare] });
+    });
+
+    it('refuses text that is not a key set, without quoting it', () => {
+      expect(refusal(`{"keys":[${JSON.stringify(rsa)}`)).toMatch(/OIDC_JWKS: is not valid JSON/);
+      expect(refusal('{"nope":1}')).toMatch(/OIDC_JWKS: must be a JSON Web Key Set/);
+      expect(refusal('{"keys":[]}')).toMatch(/at least one key/);
+      expect(refusal(JSON.stringify([rsa]))).toMatch(/must be a JSON Web Key Set/);
+      expect(refusal('null')).toMatch(/must be a JSON Web Key Set/);
+    });
+
+    it('refuses a key the provider cannot sign with, naming its place in the set', () => {
+      expect(refusal('{"keys":[{"kty":"RSA"}]}')).toMatch(/keys\[0\] is an incomplete RSA private key \(no "n", "e", "d", "p", "q", "dp", "dq", "qi"\)/);
+      expect(refusal(jwks(rsa, rsaPublic))).toMatch(/keys\[1\] is a public key; OIDC_JWKS needs the private key/);
+      expect(refusal(jwks(rsa, { kty: 'oct', k: 'c2VjcmV0LWhtYWMta2V5', alg: 'HS256' }))).toMatch(/keys\[1\] is a symmetric \("oct"\) key/);
+      expect(refusal(jwks(rsa, ecJwk('P-384')))).toMatch(/keys\[1\] is not an RSA, EC P-256 or Ed25519 key/);
+      expect(refusal(jwks(rsa, okpJwk('x25519')))).toMatch(/keys\[1\] is not an RSA, EC P-256 or Ed25519 key/);
+      expect(refusal(jwks(rsa, 'a key'))).toMatch(/keys\[1\] is not a JSON Web Key/);
+      expect(refusal(jwks({ ...rsa, use: 'enc' }))).toMatch(/keys\[0\] has "use" other than "sig"/);
+      expect(refusal(jwks({ ...rsa, alg: 'PS256' }))).toMatch(/keys\[0\] is an RSA key with "alg" other than RS256/);
+      expect(refusal(jwks(rsa, { ...ec, alg: 'RS256' }))).toMatch(/keys\[1\] is an EC P-256 key with "alg" other than ES256/);
+      expect(refusal(jwks({ ...rsa, qi: undefined }))).toMatch(/keys\[0\] is an incomplete RSA private key \(no "qi"\)/);
+      expect(refusal(jwks(rsaJwk(1024)))).toMatch(/keys\[0\] is an RSA key shorter than 2048 bits/);
+      // A private part that belongs to another key would sign tokens nobody can verify.
+      expect(refusal(jwks({ ...rsa, n: rsaJwk().n }))).toMatch(/keys\[0\] is not a valid RSA private key/);
+      expect(refusal(jwks(rsa, { ...ec, d: ecJwk().d }))).toMatch(/keys\[1\] is not a valid EC P-256 private key/);
+      expect(refusal(jwks(rsa, { ...ed, d: okpJwk('ed25519').d }))).toMatch(/keys\[1\] is not a valid OKP Ed25519 private key/);
+      expect(refusal(jwks(rsa, { ...ec, key_ops: 'sign' }))).toMatch(/keys\[1\] has a "key_ops" that is not a list of strings/);
+    });
+
+    it('refuses repeated or empty kids, and a set without an RSA key (relying parties get RS256 ID tokens by default)', () => {
+      expect(refusal(jwks(rsa, { ...ec, kid: 'rsa-1' }))).toMatch(/keys\[1\] repeats the "kid" of an earlier key/);
+      expect(refusal(jwks({ ...rsa, kid: '' }))).toMatch(/keys\[0\] has a "kid" that is not a non-empty string/);
+      expect(refusal(jwks(ec, ed))).toMatch(/OIDC_JWKS: needs an RSA key \(RS256\)/);
+    });
+  });
+
+  describe('GEOIP_DB', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'passgate-geoip-config-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('takes a readable file (opened as a MaxMind database at start-up)', () => {
+      const path = join(dir, 'city.mmdb');
+      writeFileSync(path, 'opened later');
+      expect(loadConfig({ GEOIP_DB: path }).geoipDb).toBe(path);
+      expect(loadConfig({}).geoipDb).toBeUndefined();
+    });
+
+    it('stops start-up naming the variable when the file is missing, a folder or unreadable', () => {
+      expect(() => loadConfig({ GEOIP_DB: join(dir, 'missing.mmdb') })).toThrow(ConfigError);
+      expect(() => loadConfig({ GEOIP_DB: join(dir, 'missing.mmdb') })).toThrow(/^Invalid configuration:\n {2}GEOIP_DB: cannot read .*missing\.mmdb \(ENOENT\)$/);
+      const folder = join(dir, 'folder.mmdb');
+      mkdirSync(folder);
+      expect(() => loadConfig({ GEOIP_DB: folder })).toThrow(/GEOIP_DB: cannot read .*folder\.mmdb \(not a regular file\)/);
+      // root reads through permissions.
+      if (process.getuid?.() !== 0) {
+        const locked = join(dir, 'locked.mmdb');
+        writeFileSync(locked, '');
+        chmodSync(locked, 0o000);
+        expect(() => loadConfig({ GEOIP_DB: locked })).toThrow(/GEOIP_DB: cannot read .*locked\.mmdb \(EACCES\)/);
+      }
+    });
   });
 
   describe('APP_SECRET_FILE', () => {

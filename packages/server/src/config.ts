@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { createPrivateKey, createPublicKey, sign, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { accessSync, constants as fsConstants, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { EsmsSettings } from './messaging/sms/esms.ts';
@@ -174,16 +175,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   const env = parsed.data;
   const isProduction = env.NODE_ENV === 'production';
 
-  let oidcJwks: Config['oidcJwks'];
-  if (env.OIDC_JWKS) {
-    try {
-      const value = JSON.parse(env.OIDC_JWKS) as { keys?: unknown };
-      if (!Array.isArray(value.keys) || value.keys.length === 0) throw new Error('no keys');
-      oidcJwks = value as Config['oidcJwks'];
-    } catch {
-      throw new ConfigError('Invalid configuration:\n  OIDC_JWKS: must be a JSON Web Key Set with private keys ({"keys":[…]})');
-    }
-  }
+  const oidcJwks = env.OIDC_JWKS ? signingKeySet(env.OIDC_JWKS) : undefined;
+  if (env.GEOIP_DB) checkReadableFile('GEOIP_DB', env.GEOIP_DB);
 
   const appSecret = appSecretFrom(env);
   if (isProduction) {
@@ -266,6 +259,104 @@ function outgoingAllowPrivateHosts(env: Env, isProduction: boolean): string[] {
   const bad = entries.filter((_, i) => hosts[i] === null);
   if (bad.length > 0) throw new ConfigError(`Invalid configuration:\n  OUTGOING_ALLOW_PRIVATE_HOSTS: not a host name or IP address: ${bad.join(', ')}`);
   return hosts as string[];
+}
+
+/**
+ * OIDC_JWKS as oidc-provider takes it, checked here so that a bad key stops start-up naming the
+ * variable instead of failing inside the provider. Every key must be a private signing key the
+ * provider can use (RSA for RS256 with at least 2048 bits, EC P-256 for ES256, Ed25519 for EdDSA),
+ * whose private part matches its public one; and one must be RSA, since relying parties get RS256
+ * ID tokens unless they ask for another algorithm. Messages name the key by its place in the set,
+ * never with any of its values.
+ */
+function signingKeySet(text: string): { keys: Record<string, unknown>[] } {
+  const refuse = (problem: string): never => {
+    throw new ConfigError(`Invalid configuration:\n  OIDC_JWKS: ${problem}`);
+  };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // JSON.parse's own message quotes the text, which holds the private keys.
+    refuse('is not valid JSON; it must be a JSON Web Key Set with private keys ({"keys":[…]})');
+  }
+  const keys = (value as { keys?: unknown } | null)?.keys;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Array.isArray(keys) || keys.length === 0) {
+    return refuse('must be a JSON Web Key Set with private keys ({"keys":[…]}, at least one key)');
+  }
+  const kids = new Set<string>();
+  keys.forEach((key: unknown, i) => {
+    const problem = signingKeyProblem(key);
+    if (problem) refuse(`keys[${i}] ${problem}`);
+    const kid = (key as { kid?: unknown }).kid;
+    if (kid !== undefined) {
+      if (typeof kid !== 'string' || kid === '') refuse(`keys[${i}] has a "kid" that is not a non-empty string`);
+      if (kids.has(kid as string)) refuse(`keys[${i}] repeats the "kid" of an earlier key; each key needs its own`);
+      kids.add(kid as string);
+    }
+  });
+  if (!keys.some((key) => (key as { kty?: unknown }).kty === 'RSA')) {
+    refuse('needs an RSA key (RS256): relying parties get RS256 ID tokens unless they ask for another algorithm');
+  }
+  return { keys: keys as Record<string, unknown>[] };
+}
+
+/** Why one JWK cannot sign for the provider, or undefined when it can. */
+function signingKeyProblem(key: unknown): string | undefined {
+  if (typeof key !== 'object' || key === null || Array.isArray(key)) return 'is not a JSON Web Key (an object)';
+  const jwk = key as Record<string, unknown>;
+  if (jwk.kty === 'oct') return 'is a symmetric ("oct") key; the provider signs with private RSA, EC P-256 or Ed25519 keys';
+  if (jwk.use !== undefined && jwk.use !== 'sig') return 'has "use" other than "sig"; signing keys only';
+  for (const list of ['key_ops', 'x5c']) {
+    const entries = jwk[list];
+    if (entries !== undefined && (!Array.isArray(entries) || entries.length === 0 || !entries.every((entry) => typeof entry === 'string' && entry !== ''))) {
+      return `has a "${list}" that is not a list of strings`;
+    }
+  }
+  const algorithms: Record<string, { publicParts: string[]; privateParts: string[]; algs: string[] }> = {
+    RSA: { publicParts: ['n', 'e'], privateParts: ['d', 'p', 'q', 'dp', 'dq', 'qi'], algs: ['RS256'] },
+    'EC P-256': { publicParts: ['crv', 'x', 'y'], privateParts: ['d'], algs: ['ES256'] },
+    'OKP Ed25519': { publicParts: ['crv', 'x'], privateParts: ['d'], algs: ['EdDSA', 'Ed25519'] },
+  };
+  const kind = jwk.kty === 'RSA' ? 'RSA' : `${String(jwk.kty)} ${String(jwk.crv)}`;
+  const expected = algorithms[kind];
+  if (!expected) return 'is not an RSA, EC P-256 or Ed25519 key (the key types the provider signs with)';
+  const missing = (parts: string[]) => parts.filter((part) => typeof jwk[part] !== 'string' || jwk[part] === '');
+  const absent = missing([...expected.publicParts, ...expected.privateParts]);
+  if (missing(expected.publicParts).length === 0 && absent.includes('d')) return 'is a public key; OIDC_JWKS needs the private key (with "d")';
+  if (absent.length > 0) return `is an incomplete ${kind} private key (no ${absent.map((part) => `"${part}"`).join(', ')})`;
+  if (jwk.alg !== undefined && !expected.algs.includes(jwk.alg as string)) return `is an ${kind} key with "alg" other than ${expected.algs.join(' or ')}`;
+  let privateKey: KeyObject;
+  let publicKey: KeyObject;
+  try {
+    privateKey = createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
+    // From the public members alone, so that the check below compares the two halves.
+    publicKey = createPublicKey({ key: Object.fromEntries(['kty', ...expected.publicParts].map((part) => [part, jwk[part]])) as JsonWebKey, format: 'jwk' });
+  } catch {
+    return `is not a valid ${kind} private key`;
+  }
+  if (kind === 'RSA' && (privateKey.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) return 'is an RSA key shorter than 2048 bits (RS256 needs 2048 or more)';
+  // A "d" that does not belong to "x"/"n" would sign tokens nobody can verify.
+  const digest = kind === 'OKP Ed25519' ? null : 'sha256';
+  const probe = Buffer.from('passgate signing key check');
+  try {
+    if (!verify(digest, probe, publicKey, sign(digest, probe, privateKey))) return `is not a valid ${kind} private key (its private part does not match its public one)`;
+  } catch {
+    return `is not a valid ${kind} private key`;
+  }
+  return undefined;
+}
+
+/** A file the server opens later (GEOIP_DB): it must be there and readable now, or start-up stops naming the variable. */
+function checkReadableFile(variable: string, path: string): void {
+  let reason: string | undefined;
+  try {
+    if (statSync(path).isFile()) accessSync(path, fsConstants.R_OK);
+    else reason = 'not a regular file';
+  } catch (error) {
+    reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  }
+  if (reason) throw new ConfigError(`Invalid configuration:\n  ${variable}: cannot read ${path} (${reason})`);
 }
 
 /** The settings the chosen SMS provider needs; a missing one stops start-up naming the variable. */

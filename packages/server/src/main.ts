@@ -1,5 +1,5 @@
 import { noticesIdle } from './features/known-browsers/notice-delivery.ts';
-import { loadConfig, ConfigError } from './config.ts';
+import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createAppContext } from './context.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './seed/demo-seed.ts';
@@ -38,16 +38,19 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-
-  let ctx;
   try {
-    ctx = await createAppContext(config, { logStream });
+    await start(config);
   } catch (error) {
-    // Nothing listens yet: a process that cannot reach its database exits for its supervisor to
-    // see and restart, rather than serving errors from behind a health check.
+    // Nothing is served yet (or nothing could listen): a process that cannot reach its database or
+    // open a file its settings name exits for its supervisor to see and restart, with one line that
+    // says why, rather than serving errors from behind a health check.
     console.error(startupFailureMessage(error, config));
     exit(1);
   }
+}
+
+async function start(config: Config): Promise<void> {
+  const ctx = await createAppContext(config, { logStream });
   if (config.seedDemo) await seedDemo(ctx);
   // The admin console's own client, in every mode (once its tenant exists).
   await ensureAdminConsoleClient(ctx);
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // Before the configuration is read: its message alone (a stack helps no operator).
+  console.error(`Passgate could not start: ${error instanceof Error ? error.message : String(error)}`);
   exit(1);
 });

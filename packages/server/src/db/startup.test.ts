@@ -4,6 +4,7 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startupFailureMessage } from './startup.ts';
 
 const root = resolve(import.meta.dirname, '../../../..');
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
@@ -84,4 +85,21 @@ describe('start-up against a database that is not there', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 40_000);
+});
+
+describe('the message start-up prints when it gives up', () => {
+  const config = { databaseUrl: 'postgres://user:secret@db.example/x', logLevel: 'info' } as const;
+
+  it('is the error message on one line, the password masked, the stack only at LOG_LEVEL debug or trace', () => {
+    const error = new Error('cannot use postgres://user:secret@db.example/x: wrong APP_SECRET');
+    const message = startupFailureMessage(error, config);
+    expect(message).toBe('Passgate could not start: cannot use postgres://user:***@db.example/x: wrong APP_SECRET');
+    for (const logLevel of ['debug', 'trace'] as const) {
+      const verbose = startupFailureMessage(error, { ...config, logLevel });
+      expect(verbose.startsWith(`${message}\nError: cannot use postgres://user:***@db.example/x`)).toBe(true);
+      expect(verbose).toContain('    at ');
+      expect(verbose).not.toContain('secret@');
+    }
+    expect(startupFailureMessage('plain text', config)).toBe('Passgate could not start: plain text');
+  });
 });

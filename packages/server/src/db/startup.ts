@@ -56,13 +56,18 @@ async function waitUntilReachable(db: Db, config: Config, log: Logger): Promise<
   }
 }
 
-/** What start-up prints when it gives up: the database's own message when it is one, never a password. */
-export function startupFailureMessage(error: unknown, config: Config): string {
-  if (error instanceof DatabaseUnavailableError) return error.message;
+/**
+ * What start-up prints when it gives up: one line for the operator (the database's own message when
+ * it is one), never a password; the stack only when LOG_LEVEL is debug or trace.
+ */
+export function startupFailureMessage(error: unknown, config: Pick<Config, 'databaseUrl' | 'logLevel'>): string {
+  const masked = (text: string) => text.split(config.databaseUrl).join(maskConnectionUrl(config.databaseUrl));
+  const stack = (config.logLevel === 'debug' || config.logLevel === 'trace') && error instanceof Error && error.stack ? `\n${masked(error.stack)}` : '';
+  if (error instanceof DatabaseUnavailableError) return error.message + stack;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('SQLITE_')) {
-    return `The SQLite database of DATABASE_URL=${config.databaseUrl} failed during start-up (${reasonOf(error)}): check that the file is writable and the disk has space.`;
+    return `The SQLite database of DATABASE_URL=${config.databaseUrl} failed during start-up (${reasonOf(error)}): check that the file is writable and the disk has space.${stack}`;
   }
-  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  return `Passgate could not start: ${text.split(config.databaseUrl).join(maskConnectionUrl(config.databaseUrl))}`;
+  const text = error instanceof Error ? error.message || error.name : String(error);
+  return `Passgate could not start: ${masked(text)}${stack}`;
 }
