@@ -76,7 +76,7 @@ describe('account area', () => {
     signIn();
     stubFetch({ 'GET /api/v1/me': apiError(401, 1102, 'User is not authenticated or credentials are invalid') });
     await renderApp('/user/dashboard?locale=en');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Session Expired' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Session expired' })).toBeInTheDocument();
     expect(window.sessionStorage.getItem(USER_KEY)).toBeNull();
   });
 
@@ -84,7 +84,7 @@ describe('account area', () => {
     signIn(-60);
     stubFetch({});
     await renderApp('/user/dashboard?locale=en');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Session Expired' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Session expired' })).toBeInTheDocument();
   });
 
   it('sends unknown account paths to the dashboard, and / too', async () => {
@@ -154,7 +154,7 @@ describe('navigation', () => {
     expect(await screen.findByText('Welcome, Nguyễn Văn An')).toBeInTheDocument();
     // oidc-client-ts raises accessTokenExpired a second after expires_at, checking the clock every second.
     advanceClock(3_000);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Session Expired' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Session expired' })).toBeInTheDocument();
     expect(window.sessionStorage.getItem(USER_KEY)).toBeNull();
   });
 });

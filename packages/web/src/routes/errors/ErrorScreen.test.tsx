@@ -50,8 +50,8 @@ describe('routing of unknown and alert paths', () => {
 
   it('shows the session-expired alert, and sends any other /alert path to it', async () => {
     await renderApp('/alert/anything-else?locale=en');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Session Expired' })).toBeInTheDocument();
-    expect(screen.getByText('Please login again')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Session expired' })).toBeInTheDocument();
+    expect(screen.getByText('Please log in again')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Log in again' })).toBeInTheDocument();
   });
 

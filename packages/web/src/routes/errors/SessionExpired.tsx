@@ -7,7 +7,7 @@ import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
 import { PublicPage } from '../../components/PublicPage.tsx';
 import { NetworkError } from '../../api/errors.ts';
 
-/** /alert/session-expired: Session Expired, Please login again, and a fresh sign-in of the account area. */
+/** /alert/session-expired: Session expired, Please log in again, and a fresh sign-in of the account area. */
 export default function SessionExpired() {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);

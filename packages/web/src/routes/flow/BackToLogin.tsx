@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 import { TextLink } from '../../components/TextLink.tsx';
 import { flowHref } from '../login/login-options.ts';
 
-/** 'Back to log in', keeping the challenge and the locale. */
+/** 'Back to the login page', keeping the challenge and the locale. */
 export function BackToLogin() {
   const { t } = useTranslation();
   const [params] = useSearchParams();

@@ -53,7 +53,7 @@ describe('Login screen', () => {
     await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
     expect(await screen.findByLabelText(/Email or phone number/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', `/password/recover?challenge=${CHALLENGE}&locale=en`);
-    expect(screen.getByRole('link', { name: 'Log in without password' })).toHaveAttribute('href', `/login/passwordless?challenge=${CHALLENGE}&locale=en`);
+    expect(screen.getByRole('link', { name: 'Log in without a password' })).toHaveAttribute('href', `/login/passwordless?challenge=${CHALLENGE}&locale=en`);
     expect(screen.getByRole('link', { name: 'Log in with your device' })).toHaveAttribute('href', `/login/webauthn?challenge=${CHALLENGE}&locale=en`);
     expect(screen.getByRole('link', { name: 'Create account' })).toHaveAttribute('href', `/register?challenge=${CHALLENGE}&locale=en`);
     expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeInTheDocument();
@@ -66,7 +66,7 @@ describe('Login screen', () => {
     await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
     expect(await screen.findByLabelText(/^Email/)).toHaveAttribute('type', 'email');
     expect(screen.queryByLabelText(/phone/i)).not.toBeInTheDocument();
-    for (const name of ['Forgot password?', 'Log in without password', 'Log in with your device', 'Create account']) {
+    for (const name of ['Forgot password?', 'Log in without a password', 'Log in with your device', 'Create account']) {
       expect(screen.queryByRole('link', { name })).not.toBeInTheDocument();
     }
     expect(screen.queryByRole('button', { name: /Google|Facebook/ })).not.toBeInTheDocument();
@@ -76,7 +76,7 @@ describe('Login screen', () => {
     vi.spyOn(browser, 'supportsPublicKeyCredential').mockReturnValue(false);
     serve(loginRequest({}, { tenant: { ...loginRequest().client.tenant, passwordBasedAuthenticationAllowed: false } }));
     await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
-    expect(await screen.findByRole('link', { name: 'Log in without password' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Log in without a password' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Log in with your device' })).not.toBeInTheDocument();
     expect(screen.queryByLabelText(/Password/)).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Log in' })).not.toBeInTheDocument();

@@ -36,7 +36,7 @@ describe('Login2Step screen', () => {
   it('sms: sends the code on arrival, verifies in snake_case and follows redirectTo', async () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
     const requests = await renderMfa('sms', { [LOGIN]: json(200, { redirectTo: 'http://localhost:3000/oidc/auth/resume-1' }) });
-    expect(screen.getByText(`We sent a 6-digit code by SMS to the phone number of ${USERNAME}.`)).toBeInTheDocument();
+    expect(screen.getByText(`We sent a 6-digit code by SMS to the phone number registered for ${USERNAME}.`)).toBeInTheDocument();
     await waitFor(() => expect(posts(requests, '/api/v1/mfa/trigger-challenge')).toHaveLength(1));
     expect(posts(requests, '/api/v1/mfa/trigger-challenge')[0]?.body).toEqual({ token_type: 'sms', mfa_token: MFA_TOKEN, client_id: 'demo-app' });
     await waitFor(() => expect(screen.getByRole('button', { name: /^Resend code/ })).toBeDisabled());
@@ -98,13 +98,13 @@ describe('Login2Step screen', () => {
     expect(posts(requests, '/api/v1/mfa/trigger-challenge')).toHaveLength(1);
   });
 
-  it('offers Back to log in when the token can no longer be used (1026)', async () => {
+  it('offers Back to the login page when the token can no longer be used (1026)', async () => {
     await renderMfa('totp', { [LOGIN]: apiError(400, 1026, 'expired') });
     const user = userEvent.setup();
     await user.type(screen.getByLabelText(/^Verification code/), '000000');
     await user.keyboard('{Enter}');
     expect(await screen.findByRole('alert')).toHaveTextContent('Your request has expired, please retry');
-    await user.click(screen.getByRole('button', { name: 'Back to log in' }));
+    await user.click(screen.getByRole('button', { name: 'Back to the login page' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Log in' })).toBeInTheDocument();
   });
 });

@@ -106,7 +106,7 @@ describe('Login screen: passkeys with autofill', () => {
     await renderLogin(loginRequest());
     await waitFor(() => expect(autofill).toHaveBeenCalledTimes(1));
     const user = userEvent.setup();
-    await user.click(screen.getByRole('link', { name: 'Log in without password' }));
+    await user.click(screen.getByRole('link', { name: 'Log in without a password' }));
     await screen.findByRole('heading', { level: 1, name: 'Log in with a phone number' });
     expect(cancel).toHaveBeenCalled();
   });

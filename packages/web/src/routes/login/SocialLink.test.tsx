@@ -49,7 +49,7 @@ describe('SocialLink screen', () => {
     await user.type(await screen.findByLabelText(/^Password/), 'Passw0rd!{Enter}');
 
     expect(await screen.findByRole('heading', { level: 1, name: '2-Step Verification' })).toBeInTheDocument();
-    expect(screen.getByText('We sent a 6-digit code to the email address of d***@example.com.')).toBeInTheDocument();
+    expect(screen.getByText('We sent a 6-digit code by email to the address registered for d***@example.com.')).toBeInTheDocument();
     await waitFor(() => expect(posts(requests, '/api/v1/mfa/trigger-challenge')).toHaveLength(1));
     expect(posts(requests, '/api/v1/mfa/trigger-challenge')[0]?.body).toEqual({ token_type: 'email', mfa_token: 't', client_id: 'demo-app' });
     expect(assign).not.toHaveBeenCalled();

@@ -62,7 +62,7 @@ describe('loginOptions (SPEC.md section 6)', () => {
     });
   });
 
-  describe('Log in without password (passwordlessAuthenticationAllowed and passwordless:login)', () => {
+  describe('Log in without a password (passwordlessAuthenticationAllowed and passwordless:login)', () => {
     it('is shown with both', () => {
       expect(loginOptions(client(['passwordless:login']), withDevice).passwordless).toBe(true);
     });

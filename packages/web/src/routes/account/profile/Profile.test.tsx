@@ -102,7 +102,7 @@ describe('Personal information: the Profile card', () => {
   it('goes to the session-expired alert when a save answers 401', async () => {
     await openProfile({ 'PATCH /api/v1/me': apiError(401, 1102, 'User is not authenticated or credentials are invalid') }, '/user/profile?locale=en');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Session Expired' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Session expired' })).toBeInTheDocument();
   });
 });
 

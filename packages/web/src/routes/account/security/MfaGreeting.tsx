@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 
-/** /user/security/mfa/greeting: what 2-step verification is, and Get Started. */
+/** /user/security/mfa/greeting: what 2-step verification is, and Get started. */
 export function MfaGreeting() {
   const { t } = useTranslation();
   useDocumentTitle(`${t('account.security.mfa.title')} · ${t('app.name')}`);

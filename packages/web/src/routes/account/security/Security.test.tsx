@@ -61,7 +61,7 @@ describe('the Security page', () => {
   });
 
   it.each([
-    ['en', 'Registration does not support 2-Step Verification', 'Google'],
+    ['en', '2-Step Verification is not available for accounts registered this way', 'Google'],
     ['vi', 'Phương thức đăng ký không hỗ trợ xác minh 2 bước', 'Google'],
   ] as const)('tells an account not registered by password that 2-step is not supported (%s)', async (locale, text, method) => {
     await openSecurity({}, { registrationMethod: 'google' }, locale);
@@ -113,10 +113,10 @@ describe('the password re-check dialog', () => {
     expect(within(dialog).getByLabelText(/Password/)).toHaveValue('');
   });
 
-  it('goes to the greeting when 2-step is off, and Get Started to the authenticator page', async () => {
+  it('goes to the greeting when 2-step is off, and Get started to the authenticator page', async () => {
     const { user } = await openSecurity({ 'POST /api/v1/me/mfa/config': json(200, { enabledMfa: false, authenticatorType: null }) });
     await recheck(user);
-    await user.click(await screen.findByRole('link', { name: 'Get Started' }));
+    await user.click(await screen.findByRole('link', { name: 'Get started' }));
     expect(await screen.findByRole('heading', { level: 1, name: '2-Step Verification' })).toBeInTheDocument();
     // The held password survives the move: the page does not bounce back to Security.
     expect(screen.getByRole('region', { name: 'Google Authenticator' })).toBeInTheDocument();
@@ -140,10 +140,10 @@ describe('the 2-step verification page', () => {
   it('disables SMS without a verified phone and e-mail without an address', async () => {
     await openMfaPage({}, { email: null, emailVerified: false, phoneNumber: null, authenticatorType: 'totp' });
     const sms = screen.getByRole('region', { name: 'SMS OTP' });
-    expect(within(sms).getByText('Active your phone number first')).toBeInTheDocument();
+    expect(within(sms).getByText('Activate your phone number first')).toBeInTheDocument();
     expect(within(sms).getByRole('button', { name: 'Set up SMS OTP' })).toBeDisabled();
     const email = screen.getByRole('region', { name: 'Email OTP' });
-    expect(within(email).getByText('Active your email first')).toBeInTheDocument();
+    expect(within(email).getByText('Activate your email address first')).toBeInTheDocument();
     expect(within(email).getByRole('button', { name: 'Set up Email OTP' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Set up Google Authenticator' })).toBeEnabled();
   });
