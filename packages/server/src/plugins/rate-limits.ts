@@ -20,7 +20,16 @@ export interface RateLimits {
   codeSendPerIp: RateLimiterAbstract;
   /** Attempts at a one-time code per client IP address per 15 minutes. */
   codeCheckPerIp: RateLimiterAbstract;
+  /**
+   * Wrong codes per account per 15 minutes (2-step sign-in, password reset, activation), whatever
+   * the address: each MFA token or code allows 5 tries, but new ones come with every sign-in or
+   * request, and from many addresses the per-IP budget does not stop a guesser.
+   */
+  codeCheckPerAccount: RateLimiterAbstract;
 }
+
+/** Wrong one-time codes one account may take in 15 minutes, from every address together. */
+export const CODE_CHECKS_PER_ACCOUNT_PER_15_MIN = 10;
 
 /** SPEC.md section 9: a code may be sent again 60 seconds after the last one. */
 export const RESEND_COOLDOWN_SECONDS = 60;
@@ -49,6 +58,7 @@ export function createRateLimits(config: Config, redis: Redis | undefined): Rate
     codeResend: limiter(redis, 'code-resend', 1, RESEND_COOLDOWN_SECONDS),
     codeSendPerIp: limiter(redis, 'code-send-ip', config.rateLimit.codeSendsPerIpPerHour, 3600),
     codeCheckPerIp: limiter(redis, 'code-check-ip', config.rateLimit.codeChecksPerIpPer15Min, 15 * 60),
+    codeCheckPerAccount: limiter(redis, 'code-check-account', CODE_CHECKS_PER_ACCOUNT_PER_15_MIN, 15 * 60),
   };
 }
 
@@ -58,6 +68,18 @@ export function createRateLimits(config: Config, redis: Redis | undefined): Rate
  */
 export function accountBudgetKey(keys: ServerKeys, ...parts: string[]): string {
   return keys.hmac('rate-limit-account', parts.join('\u0000'));
+}
+
+/**
+ * Spends one point of an account's code budget for a try at a code, and answers how to give it back
+ * when the code was right: only wrong codes count, but the point is taken first, so tries racing
+ * each other cannot pass the budget together.
+ */
+export async function takeCodeTry(rateLimits: Pick<RateLimits, 'codeCheckPerAccount'>, key: string): Promise<() => Promise<void>> {
+  await consume(rateLimits.codeCheckPerAccount, key);
+  return async () => {
+    await rateLimits.codeCheckPerAccount.reward(key, 1).catch(() => undefined);
+  };
 }
 
 /** Spends one point of `key`'s budget; over budget answers 429 with the 'too many requests' code. */

@@ -4,7 +4,7 @@ import { ErrorCode, OTP_LENGTH } from '@passgate/contract';
 import type { Database } from '../../db/schema.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import { newId } from '../../lib/ids.ts';
-import { consume, type RateLimits } from '../../plugins/rate-limits.ts';
+import { accountBudgetKey, consume, takeCodeTry, type RateLimits } from '../../plugins/rate-limits.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
 import { createCodeQueries, type CodeKey } from './codes.queries.ts';
 
@@ -53,7 +53,7 @@ export interface CodeSend {
 export interface CodeServiceDeps {
   db: Kysely<Database>;
   keys: ServerKeys;
-  rateLimits: Pick<RateLimits, 'codeResend' | 'codeSendPerIp'>;
+  rateLimits: Pick<RateLimits, 'codeResend' | 'codeSendPerIp' | 'codeCheckPerAccount'>;
   /** Tests shorten it. */
   ttlMs?: number;
 }
@@ -159,11 +159,19 @@ export function createCodeService({ db, keys, rateLimits, ttlMs = CODE_TTL_MS }:
      * so the caller can check more before consuming it with `consume(codeId)`.
      */
     async verify(target: CodeTarget, code: string, options: { keep?: boolean } = {}): Promise<CodeCheck> {
+      // Every wrong code counts against the destination's budget too (429 past it), for all
+      // purposes together: a guesser who asks for code after code, from address after address,
+      // gets 10 tries in 15 minutes, not 5 per code.
+      const giveBack = await takeCodeTry(rateLimits, accountBudgetKey(keys, 'code', target.tenantId, target.destination));
       const queries = createCodeQueries(db);
       const row = await queries.findOpen(key(target));
       const now = Date.now();
-      if (!row || !(await queries.takeAttempt(row.id, CODE_MAX_ATTEMPTS, now))) return { result: 'expired' };
+      if (!row || !(await queries.takeAttempt(row.id, CODE_MAX_ATTEMPTS, now))) {
+        await giveBack();
+        return { result: 'expired' };
+      }
       if (!keys.hmacEquals(hashPurpose(target), code, row.code_hash)) return { result: 'wrong' };
+      await giveBack();
       if (options.keep) {
         await queries.returnAttempt(row.id);
       } else if (!(await queries.consume(row.id, now))) {

@@ -91,9 +91,33 @@ describe('one-time codes', () => {
 
     const t2 = target();
     const code2 = await codes.issue({ ...t2, userId: null });
-    const guesses = await Promise.all(Array.from({ length: 12 }, () => codes.verify(t2, otherCode(code2))));
-    expect(guesses.filter((r) => r.result === 'wrong')).toHaveLength(5);
+    const guesses = await Promise.allSettled(Array.from({ length: 12 }, () => codes.verify(t2, otherCode(code2))));
+    expect(guesses.filter((r) => r.status === 'fulfilled' && r.value.result === 'wrong')).toHaveLength(5);
     expect(await codes.verify(t2, code2)).toEqual({ result: 'expired' });
+  });
+
+  it('count wrong codes against the destination across new codes and purposes: the 11th try in 15 minutes is refused (429), even with the right code', async () => {
+    const t = target('recovery');
+    // 4 + 4 + 2 wrong tries, each code still open (fewer than its 5).
+    for (const [purpose, tries] of [['recovery', 4], ['recovery', 4], ['mfa', 2]] as const) {
+      const code = await codes.issue({ ...t, purpose, userId: null });
+      for (let i = 0; i < tries; i += 1) expect(await codes.verify({ ...t, purpose }, otherCode(code))).toEqual({ result: 'wrong' });
+    }
+    const fresh = await codes.issue({ ...t, userId: null });
+    const refused = await codes.verify(t, fresh).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 429, code: 1290 });
+    // Another destination is not touched.
+    const other = target('recovery');
+    const otherFresh = await codes.issue({ ...other, userId: null });
+    expect(await codes.verify(other, otherFresh)).toMatchObject({ result: 'ok' });
+  });
+
+  it('do not count right codes: an account that signs in with codes many times is never refused', async () => {
+    const t = target('passwordless');
+    for (let i = 0; i < 15; i += 1) {
+      const code = await codes.issue({ ...t, userId: null });
+      expect(await codes.verify(t, code)).toMatchObject({ result: 'ok' });
+    }
   });
 
   it('can be checked first and consumed later, once', async () => {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { MfaTokenRow, UserRow } from '../../db/schema.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { ApiError } from '../../plugins/errors.ts';
-import { consume, RESEND_COOLDOWN_SECONDS } from '../../plugins/rate-limits.ts';
+import { accountBudgetKey, consume, RESEND_COOLDOWN_SECONDS, takeCodeTry } from '../../plugins/rate-limits.ts';
 import { messageLocale } from '../../messaging/templates/templates.ts';
 import { createCodeService, type CodeService, type CodeTarget } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
@@ -213,6 +213,11 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
         throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
       }
       const user = await userOf(row);
+      // The authenticator app's and the backup codes' wrong tries count against the account, as a
+      // sent code's do (codes.verify): each sign-in brings a new token with 5 tries, and someone
+      // who has the password can start sign-ins from many addresses.
+      const checkedHere = body.backupCode !== undefined || body.tokenType === 'totp';
+      const giveBack = checkedHere ? await takeCodeTry(ctx.rateLimits, accountBudgetKey(ctx.keys, 'code', row.tenant_id, user.id)) : undefined;
       if (!(await createMfaQueries(ctx.db).takeAttempt(row.id, MFA_TOKEN_MAX_ATTEMPTS, now))) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
 
       let second: SecondFactor = body.tokenType;
@@ -224,6 +229,7 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
         if (body.otp === undefined) throw new ApiError(ErrorCode.RequiredField, 400, 'otp');
         await spendMethodCode(row, user, body.tokenType, body.otp, meta, now);
       }
+      await giveBack?.();
 
       const at = Date.now();
       await ctx.users.recordSuccessfulLogin(user.id, at);

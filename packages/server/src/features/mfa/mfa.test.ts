@@ -152,6 +152,28 @@ describe('2-step verification', () => {
     expect(await mfaLogin(step.browser, { token_type: 'email', mfa_token: step.body.mfaToken, otp: code, challenge: step.challenge })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
   });
 
+  it('counts wrong 2-step codes against the account across sign-ins: after 10 in 15 minutes even the right code is refused (429)', async () => {
+    const account = await newAccount();
+    const secret = (await enable(account, 'totp'))!;
+    const wrong = otherCode(totpCode(secret, 1));
+    // Two sign-ins with 5 wrong codes each (a token dies after 5; someone with the password starts another).
+    for (let s = 0; s < 2; s += 1) {
+      const step = await passwordStep(account.email);
+      for (let i = 0; i < 5; i += 1) {
+        expect((await mfaLogin(step.browser, { token_type: 'totp', mfa_token: step.body.mfaToken, otp: wrong, challenge: step.challenge })).body.error.code).toBe(1040);
+      }
+    }
+    const third = await passwordStep(account.email);
+    expect(await mfaLogin(third.browser, { token_type: 'totp', mfa_token: third.body.mfaToken, otp: totpCode(secret, 1), challenge: third.challenge })).toMatchObject({
+      status: 429,
+      body: { error: { code: 1290, message: expect.stringMatching(/try again in \d+ s/) } },
+    });
+    // Nothing was signed in, and the token's own tries were not spent by the refusal.
+    const row = await server.ctx.db.selectFrom('mfa_tokens').select(['attempts', 'consumed_at']).where('interaction_uid', '=', third.challenge).executeTakeFirst();
+    expect(row).toMatchObject({ attempts: 0, consumed_at: null });
+    expect((await auditTypes(server.ctx, account.id)).filter((t) => t === 'mfa.success')).toEqual([]);
+  });
+
   it('an MFA token expired, or used with another sign-in request, is refused', async () => {
     const account = await newAccount();
     await enable(account, 'email');
