@@ -54,7 +54,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
             ...(options.logStream ? { stream: options.logStream } : {}),
             redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
             serializers: {
-              req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+              // originalUrl: middie strips a mount's prefix from url while the provider runs, and
+              // '/auth/<uid>' without its '/oidc' would be neither recognisable nor redacted.
+              req: (req: { method: string; url: string; originalUrl?: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.originalUrl ?? req.url), ip: req.ip }),
             },
           },
   });
