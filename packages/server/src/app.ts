@@ -4,7 +4,7 @@ import middie from '@fastify/middie';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './spa.ts';
 import { registerBrowserBinding } from './plugins/browser-binding.ts';
@@ -46,6 +46,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     trustProxy: config.trustProxy,
     ...requestIdOptions(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // A path segment (a challenge, an id) longer than this never reaches a route; routes check the
+    // lengths they take themselves, so the bound only keeps the router's work small.
+    maxParamLength: 1024,
+    frameworkErrors: answerFrameworkError,
     logger:
       options.logger === false
         ? false

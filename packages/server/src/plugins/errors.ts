@@ -29,6 +29,23 @@ export function envelope(code: ErrorCode, field?: string, message?: string, requ
   };
 }
 
+/**
+ * Errors the router raises before any route or hook runs (Fastify's `frameworkErrors`): a path
+ * with broken %-encoding, a path segment longer than `maxParamLength`, a failed constraint. Left to
+ * Fastify they are answered outside the API's envelope and echo the path back, which may carry a
+ * challenge or a code.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.status(414).send(envelope(ErrorCode.RequestTooLarge, undefined, undefined, request.id));
+  } else if (error.code === 'FST_ERR_BAD_URL') {
+    void reply.status(400).send(envelope(ErrorCode.BadRequest, undefined, `${errorMessages[ErrorCode.BadRequest]}: the address is not valid`, request.id));
+  } else {
+    request.log.error({ err: error }, 'router error');
+    void reply.status(500).send(envelope(ErrorCode.Internal, undefined, undefined, request.id));
+  }
+}
+
 interface ValidationIssue {
   instancePath: string;
   keyword: string;
