@@ -1,11 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { DEMO_APP, PARTNER_SHOP, openLoginFromDemo, reopenWithLocale } from '../pages/clients.ts';
+import { AccountPage } from '../pages/account-pages.ts';
+import { createActiveAccount, newAccount, uniqueEmail } from '../pages/accounts.ts';
+import { ACCOUNT, DEMO_APP, PARTNER_SHOP, openLoginFromDemo, reopenWithLocale } from '../pages/clients.ts';
 import { ErrorPage } from '../pages/error-page.ts';
 import { tr } from '../pages/i18n.ts';
 import { DemoPage } from '../pages/demo-page.ts';
 import { DEMO_USER, LoginPage } from '../pages/login-page.ts';
 import { LogoutPage } from '../pages/logout-page.ts';
-import { saveScreenshot } from '../pages/screenshots.ts';
+import { saveScreenshot, saveWideAndNarrow } from '../pages/screenshots.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -85,4 +87,46 @@ test('an English sign-in to Demo App (Vietnamese by default) stays English throu
   await saveScreenshot(page, 'logout-demo-app-en');
   await logout.confirm.click();
   await expect(page).toHaveURL(/\/demo\?(.*&)?state=signed-out/);
+});
+
+test('an English sign-in to the account area stays English through its Log out, and the sign-in after it is English', async ({ page, request }) => {
+  const account = newAccount(uniqueEmail('lang-logout'), 'Jane Walker');
+  await createActiveAccount(request, account);
+  await page.goto('/user/dashboard?locale=en');
+  const login = new LoginPage(page, 'en', ACCOUNT.usernameLabel);
+  await login.expectShown(ACCOUNT.name);
+  await login.signIn(account.username, account.password);
+  const area = new AccountPage(page, 'en');
+  await expect(area.userMenuButton).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+
+  // The end-session request asks for English, and the sign-in the area starts afterwards speaks it.
+  const endSession = page.waitForRequest((sent) => new URL(sent.url()).pathname.endsWith('/session/end'));
+  await area.signOut();
+  expect(new URL((await endSession).url()).searchParams.get('ui_locales')).toBe('en');
+  await login.expectShown(ACCOUNT.name);
+  await expect(page).toHaveURL(/[?&]locale=en(&|$)/);
+  await saveWideAndNarrow(page, 'login-account-after-logout', 'en');
+
+  // The privacy policy opens in a tab of its own, in English too.
+  const [policy] = await Promise.all([page.context().waitForEvent('page'), login.privacyPolicy.click()]);
+  await expect(policy.locator('html')).toHaveAttribute('lang', 'en');
+  // The policy itself is published in Vietnamese; the page around it, and the note saying so, are English.
+  await expect(policy.getByText(tr('en', 'privacy.languageNote'), { exact: true })).toBeVisible();
+  await expect(policy.getByRole('button', { name: tr('en', 'common.close'), exact: true })).toBeVisible();
+  await saveWideAndNarrow(policy, 'privacy-from-english-login', 'en');
+});
+
+test('the account-deleted screen in English leads to an English sign-in', async ({ page }) => {
+  await page.goto('/account-deleted?locale=en');
+  const link = page.getByRole('link', { name: 'Sign in with another account' });
+  await expect(link).toHaveAttribute('href', '/user/dashboard?locale=en');
+  await link.click();
+  await new LoginPage(page, 'en', ACCOUNT.usernameLabel).expectShown(ACCOUNT.name);
+});
+
+test('the way back to Demo App from an English screen keeps English', async ({ page }) => {
+  const { login } = await openLoginFromDemo(page, DEMO_APP, { locale: 'en', choose: 'en' });
+  await expect(page.getByRole('link', { name: 'Back to Demo App' })).toHaveAttribute('href', /\/demo\?locale=en$/);
+  await expect(login.privacyPolicy).toHaveAttribute('href', '/privacy?locale=en');
 });

@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '../i18n/i18n.ts';
+import { withLocale } from '../lib/locale-link.ts';
 import { TextLink } from './TextLink.tsx';
 
 /**
@@ -10,7 +12,8 @@ export function PrivacyLink() {
   const { t } = useTranslation();
   return (
     <TextLink
-      to="/privacy"
+      // A tab of its own, a new page load: the address carries the language being read.
+      to={withLocale('/privacy', currentLanguage())}
       target="_blank"
       rel="noopener"
       sx={{

@@ -5,6 +5,8 @@ import { ThemeProvider } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
 import type { PublicClient } from '@passgate/contract';
 import { useDocumentTitle, useFavicon } from '../hooks/use-document-title.ts';
+import { currentLanguage } from '../i18n/i18n.ts';
+import { withLocale } from '../lib/locale-link.ts';
 import { localizedText } from '../lib/localized-text.ts';
 import { CONTENT_MAX_WIDTH, backgroundImageOf, clientMuiTheme, textOn } from '../theme/themes.ts';
 import { LanguageSwitcher } from './LanguageSwitcher.tsx';
@@ -63,7 +65,7 @@ export function PublicPage({ client, title, clientLink = true, children }: Props
             {children}
           </Box>
           {clientLink && theme?.hyperlink && (
-            <ExternalLink href={theme.hyperlink} target="_blank" rel="noopener noreferrer" sx={{ mt: 2, px: 1, py: 0.5, borderRadius: 1, bgcolor: 'rgba(255,255,255,0.85)' }}>
+            <ExternalLink href={withLocale(theme.hyperlink, currentLanguage())} target="_blank" rel="noopener noreferrer" sx={{ mt: 2, px: 1, py: 0.5, borderRadius: 1, bgcolor: 'rgba(255,255,255,0.85)' }}>
               {localizedText(theme.hyperlinkedText, theme.hyperlinkedTextI18n, i18n.language) || theme.hyperlink}
             </ExternalLink>
           )}

@@ -40,6 +40,31 @@ export function storeLocale(locale: Locale): void {
   }
 }
 
+const CARRY_KEY = 'passgate.locale.next-page';
+
+/**
+ * Hands the language being read to the next page this tab loads, once: a page the provider sends
+ * the browser to with an address that cannot carry it (the registered post-logout address).
+ */
+export function carryLocaleToNextPage(locale: Locale): void {
+  try {
+    window.sessionStorage.setItem(CARRY_KEY, locale);
+  } catch {
+    // Storage disabled: the next page speaks its default.
+  }
+}
+
+/** The language the previous page of this tab handed on (carryLocaleToNextPage), taken once. */
+export function takeCarriedLocale(): Locale | null {
+  try {
+    const carried = asLocale(window.sessionStorage.getItem(CARRY_KEY));
+    window.sessionStorage.removeItem(CARRY_KEY);
+    return carried;
+  } catch {
+    return null;
+  }
+}
+
 /** DESIGN.md section 8: query `locale`, then the stored choice, then the client's setting, then vi. */
 export function resolveLocale(sources: { query?: Locale | null; stored?: Locale | null; client?: Locale | null }): Locale {
   return sources.query ?? sources.stored ?? sources.client ?? DEFAULT_LOCALE;

@@ -6,7 +6,7 @@ import { testConfig } from './fixtures.ts';
 export const USER_KEY = `oidc.user:${testConfig.authority}:${testConfig.clientId}`;
 
 /** Puts a signed-in user (access token `access-token-1`) in sessionStorage, as the sign-in callback would. */
-export function signIn(expiresIn = 3600): void {
+export function signIn(expiresIn = 3600, claims: Record<string, string> = {}): void {
   const now = Math.floor(Date.now() / 1000);
   const user = new User({
     id_token: 'id-token-1',
@@ -14,7 +14,7 @@ export function signIn(expiresIn = 3600): void {
     access_token: 'access-token-1',
     token_type: 'Bearer',
     scope: testConfig.scope,
-    profile: { sub: 'u1', iss: testConfig.authority, aud: testConfig.clientId, exp: now + expiresIn, iat: now },
+    profile: { sub: 'u1', iss: testConfig.authority, aud: testConfig.clientId, exp: now + expiresIn, iat: now, ...claims },
     expires_at: now + expiresIn,
   });
   window.sessionStorage.setItem(USER_KEY, user.toStorageString());

@@ -7,6 +7,7 @@ import { USER_KEY, profile, signIn } from '../../test/account.ts';
 import { advanceClock, freezeClock } from '../../test/clock.ts';
 import { renderApp } from '../../test/render.tsx';
 import { initials } from './use-profile.ts';
+import { changeLanguage } from '../../i18n/i18n.ts';
 
 describe('account area', () => {
   it('shows the dashboard of the signed-in user, read with the bearer token', async () => {
@@ -87,6 +88,15 @@ describe('account area', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Session expired' })).toBeInTheDocument();
   });
 
+  it("shows the session-expired alert in the account's language (the ID token's locale), carried in its address", async () => {
+    await changeLanguage('vi');
+    signIn(-60, { locale: 'en' });
+    stubFetch({});
+    await renderApp('/user/dashboard');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Session expired' })).toBeInTheDocument();
+    expect(screen.getByText('Please log in again')).toBeInTheDocument();
+  });
+
   it('sends unknown account paths to the dashboard, and / too', async () => {
     signIn();
     stubFetch({ 'GET /api/v1/me': json(200, profile()) });
@@ -104,7 +114,7 @@ describe('account area', () => {
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByText('Nguyễn Văn An')).toBeInTheDocument();
     await user.click(within(menu).getByRole('menuitem', { name: 'Đăng xuất' }));
-    expect(signoutRedirect).toHaveBeenCalledWith({ id_token_hint: 'id-token-1' });
+    expect(signoutRedirect).toHaveBeenCalledWith({ id_token_hint: 'id-token-1', extraQueryParams: { ui_locales: 'vi' } });
   });
 });
 

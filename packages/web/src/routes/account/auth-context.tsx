@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import type { User } from 'oidc-client-ts';
 import { Loading } from '../../components/Loading.tsx';
+import { currentLanguage } from '../../i18n/i18n.ts';
+import { asLocale, userChoseLocale } from '../../i18n/language.ts';
 import { accountSession, type OidcSession } from './auth.ts';
 
 export const AUTH_USER_KEY = ['auth', 'user'] as const;
@@ -47,10 +49,15 @@ export function RequireAuth({ children, session = accountSession, expiredPath = 
 
   // Idempotent: the token-expired event, the guard and a 401 may all report the same expiry.
   const expire = useCallback(() => {
+    // The alert speaks the language the user was reading, even in a tab whose profile never loaded
+    // (the ID token names the account's language) and after a reload of the alert itself.
+    const profileLocale = asLocale(queryClient.getQueryData<{ locale?: string | null }>(['me'])?.locale);
+    const tokenLocale = asLocale(String(queryClient.getQueryData<User | null>(AUTH_USER_KEY)?.profile.locale ?? ''));
+    const locale = userChoseLocale() ? currentLanguage() : (profileLocale ?? tokenLocale ?? currentLanguage());
     void forgetUser().finally(() => {
       queryClient.removeQueries({ queryKey: AUTH_USER_KEY });
       queryClient.removeQueries({ queryKey: ['me'] });
-      void navigate(expiredPath, { replace: true });
+      void navigate(`${expiredPath}?locale=${locale}`, { replace: true });
     });
   }, [navigate, queryClient, forgetUser, expiredPath]);
 

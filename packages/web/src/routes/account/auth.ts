@@ -1,5 +1,6 @@
 import { UserManager, WebStorageStateStore, type User } from 'oidc-client-ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
+import { carryLocaleToNextPage } from '../../i18n/language.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { announceSession, announceSignOut, offerSessionToOtherTabs, sessionFromOtherTab } from './tab-session.ts';
 
@@ -95,7 +96,10 @@ export function createOidcSession(settings: () => OidcAreaSettings): OidcSession
     },
     async signOut(user) {
       if (share()) announceSignOut();
-      await userManager().signoutRedirect({ id_token_hint: user?.id_token });
+      // The logout screen and the sign-in after it speak the language the user was reading: the
+      // end-session request asks for it, and the page it returns to (an address registered as is) is told.
+      carryLocaleToNextPage(currentLanguage());
+      await userManager().signoutRedirect({ id_token_hint: user?.id_token, extraQueryParams: { ui_locales: currentLanguage() } });
     },
     /** Forgets the session (the caller navigates). */
     async forgetUser() {

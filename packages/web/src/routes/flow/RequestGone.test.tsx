@@ -18,7 +18,7 @@ describe('a sign-in request that has finished or expired', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'This sign-in is no longer open' })).toBeInTheDocument();
     expect(document.title).toBe('Sign-in no longer open · Demo App');
     expect(screen.getByText(/Go back to Demo App to start again/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Back to Demo App' })).toHaveAttribute('href', 'http://localhost:3000/demo/login?client=demo-app');
+    expect(screen.getByRole('link', { name: 'Back to Demo App' })).toHaveAttribute('href', 'http://localhost:3000/demo/login?client=demo-app&locale=en');
     expect(screen.getByRole('img', { name: /Demo App/ })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Retry|Thử lại/ })).not.toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'GET' && c.path === `/api/v1/requests/login/${CHALLENGE}`)).toHaveLength(1);
@@ -33,7 +33,7 @@ describe('a sign-in request that has finished or expired', () => {
   it('leads to the account area when the client is unknown or not in the address', async () => {
     stubFetch({ [REQUEST]: gone(), 'GET /api/v1/clients/nobody': apiError(404, ErrorCode.ClientNotFound, 'Client does not exist', 'client_id') });
     await renderApp(`/login?challenge=${CHALLENGE}&client_id=nobody&locale=en`);
-    expect(await screen.findByRole('link', { name: 'Go to your account' })).toHaveAttribute('href', '/user/dashboard');
+    expect(await screen.findByRole('link', { name: 'Go to your account' })).toHaveAttribute('href', '/user/dashboard?locale=en');
 
     stubFetch({ [REQUEST]: gone() });
     await renderApp(`/register?challenge=${CHALLENGE}&locale=en`);

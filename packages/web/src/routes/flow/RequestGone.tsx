@@ -9,6 +9,8 @@ import { ActionLink } from '../../components/ActionButton.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { PublicPage } from '../../components/PublicPage.tsx';
 import { applyClientLanguage } from '../../i18n/client-language.ts';
+import { currentLanguage } from '../../i18n/i18n.ts';
+import { withLocale } from '../../lib/locale-link.ts';
 import { cachedRequest } from '../../lib/request-cache.ts';
 
 /**
@@ -66,11 +68,11 @@ function GoneScreen({ client }: { client: PublicClient | null }) {
           {client?.homeUri ? t('requestGone.message', { client: client.clientName }) : t('requestGone.messageNoClient')}
         </Typography>
         {client?.homeUri ? (
-          <ActionLink variant="contained" size="large" fullWidth href={client.homeUri}>
+          <ActionLink variant="contained" size="large" fullWidth href={withLocale(client.homeUri, currentLanguage())}>
             {t('requestGone.back', { client: client.clientName })}
           </ActionLink>
         ) : (
-          <ActionLink variant="contained" size="large" fullWidth href="/user/dashboard">
+          <ActionLink variant="contained" size="large" fullWidth href={withLocale('/user/dashboard', currentLanguage())}>
             {t('requestGone.account')}
           </ActionLink>
         )}

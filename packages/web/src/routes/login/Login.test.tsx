@@ -35,7 +35,7 @@ describe('Login screen', () => {
     expect(screen.getByRole('img', { name: 'Logo Demo App' })).toHaveAttribute('src', 'http://localhost:3000/themes/demo-app-logo.svg');
     expect(document.querySelector('link[rel="icon"]')).toHaveAttribute('href', 'http://localhost:3000/themes/demo-app-icon.svg');
     expect(screen.getByRole('link', { name: 'Help centre' })).toHaveAttribute('href', 'https://example.com/help');
-    expect(screen.getByRole('link', { name: 'Chính sách quyền riêng tư' })).toHaveAttribute('href', '/privacy');
+    expect(screen.getByRole('link', { name: 'Chính sách quyền riêng tư' })).toHaveAttribute('href', '/privacy?locale=vi');
   });
 
   it.each([

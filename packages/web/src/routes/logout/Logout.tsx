@@ -11,6 +11,8 @@ import { PublicPage } from '../../components/PublicPage.tsx';
 import { ChallengePage } from '../../components/ChallengePage.tsx';
 import { browser } from '../../lib/browser.ts';
 import { applyClientLanguage } from '../../i18n/client-language.ts';
+import { currentLanguage } from '../../i18n/i18n.ts';
+import { carryLocaleToNextPage } from '../../i18n/language.ts';
 import type { LogoutRequestInfo } from '@passgate/contract';
 import { cachedRequest, forgetRequest } from '../../lib/request-cache.ts';
 
@@ -87,6 +89,9 @@ async function sendDecision(challenge: string, confirmed: boolean, setDecision: 
   try {
     const { redirectTo } = await loginFlowApi.decideLogout(challenge, confirmed);
     setDecision({ state: 'leaving' });
+    // Back to a page of Passgate (the account area's registered post-logout address, which cannot
+    // carry it): that page speaks the language of this one.
+    if (new URL(redirectTo, window.location.href).origin === window.location.origin) carryLocaleToNextPage(currentLanguage());
     browser.assign(redirectTo);
   } catch (error) {
     setDecision({ state: 'failed', error });
