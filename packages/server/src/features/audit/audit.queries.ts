@@ -25,6 +25,7 @@ export type AuditEventType =
   | 'password.reset'
   | 'password.changed'
   | 'email.changed'
+  | 'user.email_released'
   | 'phone.changed'
   | 'account.deleted'
   | 'account.deletion_refused'

@@ -74,22 +74,24 @@ export async function finishSocialSignIn(
 
 /**
  * A new active account for the provider identity: registration method google or facebook, no
- * password, the provider's name, and its e-mail address: verified when the provider vouches for
- * it, else kept unverified, and only when no other account holds it (an unverified address never
- * takes anything from anyone). The provider's picture becomes its avatar once the account exists
+ * password, the provider's name, and its e-mail address only when the provider vouches for it and
+ * no other account holds it. An address the provider has not verified is not kept at all: held by
+ * an account, it would keep its owner from registering with it, and the owner's own verified
+ * sign-in would be offered to link to the squatter's account. The user can add an address in the
+ * account area, with a code. The provider's picture becomes its avatar once the account exists
  * (best effort, outside the transaction). Throws the database's unique violation when a concurrent
  * request linked the identity or took the address first; the caller starts over.
  */
 export async function createSocialAccount(ctx: AppContext, flow: FlowClient, profile: SocialProfile, meta: VisitorMeta): Promise<UserRow> {
   const now = Date.now();
   const userId = newId();
-  const email = profile.email && !(await ctx.users.findByEmail(flow.tenant.id, profile.email)) ? profile.email : null;
+  const email = profile.email && profile.emailVerified && !(await ctx.users.findByEmail(flow.tenant.id, profile.email)) ? profile.email : null;
   await inTransaction(ctx.db, async (trx) => {
     await createUserQueries(trx).insert({
       id: userId,
       tenant_id: flow.tenant.id,
       email,
-      email_verified: email !== null && profile.emailVerified ? 1 : 0,
+      email_verified: email !== null ? 1 : 0,
       name: profile.name,
       locale: meta.locale,
       registration_method: profile.provider,
@@ -102,7 +104,7 @@ export async function createSocialAccount(ctx: AppContext, flow: FlowClient, pro
         ...socialEvent({ tenantId: flow.tenant.id, clientId: flow.client.id }, meta),
         userId,
         type: 'social.registered',
-        details: { provider: profile.provider, email: email === null ? 'none' : profile.emailVerified ? 'verified' : 'unverified' },
+        details: { provider: profile.provider, email: email === null ? (profile.email && !profile.emailVerified ? 'unverified_not_kept' : 'none') : 'verified' },
       },
       now,
     );

@@ -13,6 +13,8 @@ import { verifyGoogleToken } from './google.ts';
 import { providerUnavailable, type SocialProfile } from './provider-http.ts';
 import { createSocialAccount, finishSocialSignIn, maskEmail, socialEvent, type SocialEvent } from './social-accounts.ts';
 import { createSocialQueries } from './social.queries.ts';
+import { createAuditQueries } from '../audit/audit.queries.ts';
+import { inTransaction } from '../tenants/tenants.service.ts';
 
 /** DESIGN.md section 7: short-lived, like the challenge it belongs to. */
 export const LINK_TOKEN_TTL_MS = 10 * 60_000;
@@ -77,6 +79,22 @@ export function createSocialLoginService(ctx: AppContext) {
     return { linkRequired: true, linkToken: token, email: maskEmail(holder.email), methods };
   }
 
+  async function releaseUnprovenEmail(holder: UserRow, profile: SocialProfile, event: SocialEvent): Promise<void> {
+    const now = Date.now();
+    await inTransaction(ctx.db, async (trx) => {
+      const released = await trx
+        .updateTable('users')
+        .set({ email: null, updated_at: now })
+        .where('id', '=', holder.id)
+        .where('email', '=', holder.email)
+        .where('email_verified', '=', 0)
+        .executeTakeFirst();
+      if (Number(released.numUpdatedRows) === 1) {
+        await createAuditQueries(trx).record({ ...event, userId: holder.id, type: 'user.email_released', details: { reason: 'unverified', provider: profile.provider } }, now);
+      }
+    });
+  }
+
   async function resolve(flow: FlowClient, interaction: Interaction, profile: SocialProfile, meta: VisitorMeta, retried = false): Promise<SocialLoginResponse> {
     const event = socialEvent({ tenantId: flow.tenant.id, clientId: flow.client.id }, meta);
     const identity = await createSocialQueries(ctx.db).findIdentity({ tenantId: flow.tenant.id, provider: profile.provider, subject: profile.subject });
@@ -85,7 +103,14 @@ export function createSocialLoginService(ctx: AppContext) {
 
     if (profile.email && profile.emailVerified) {
       const holder = await ctx.users.findByEmail(flow.tenant.id, profile.email);
-      if (holder) return linkRequired(flow, interaction, holder, profile, event);
+      // An active account holding the address unproven (kept by an older social sign-in whose
+      // provider had not verified it) is no owner: the verified identity takes the address back
+      // and gets an account of its own, never a link into that one.
+      if (holder && holder.status === 'active' && !holder.email_verified) {
+        await releaseUnprovenEmail(holder, profile, event);
+      } else if (holder) {
+        return linkRequired(flow, interaction, holder, profile, event);
+      }
     }
     // A new account is a registration: the tenant must allow it too (SPEC.md section 6). Answered like a
     // missing capability, so the caller learns only that there is no account to sign in to.

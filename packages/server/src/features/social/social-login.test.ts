@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finishSignIn, relyingParty, authorizationRequest, startSignIn } from '../../../test/relying-party.ts';
 import { call, createAccount } from '../../../test/account.ts';
+import { TestBrowser } from '../../../test/browser.ts';
 import { auditTypes, createClient, createTenant, lastCode } from '../../../test/visitor.ts';
 import type { TestServer } from '../../../test/test-server.ts';
 import type { FakeSocialProviders } from '../../../test/fake-social-providers.ts';
@@ -189,10 +190,45 @@ describe('sign-in with Google and Facebook', () => {
     expect(await server.ctx.users.findById(identity.user_id)).toMatchObject({ email: null, email_verified: 0, name: 'Not Erin', registration_method: 'google' });
     expect(await identitiesOf(server, holderId)).toEqual([]);
 
-    // A free unverified address is kept, unverified.
+    // A free unverified address is not kept either: nobody holds it.
     fake.google.set('g-frank-unverified', { appId: GOOGLE_APP, sub: 'g-frank', email: 'frank@example.com', emailVerified: false });
     expect((await login(loginBody('google', challenge, 'g-frank-unverified'))).status).toBe(200);
-    expect(await usersWithEmail(server, 'frank@example.com')).toMatchObject([{ email_verified: 0, registration_method: 'google' }]);
+    expect(await usersWithEmail(server, 'frank@example.com')).toEqual([]);
+  });
+
+  it('an unverified address cannot squat: the owner still registers with it, and the owner\'s verified sign-in gets an account of its own', async () => {
+    fake.google.set('g-squatter', { appId: GOOGLE_APP, sub: 'g-squatter', email: 'victim-squat@example.com', emailVerified: false, name: 'Squatter' });
+    expect((await login(loginBody('google', (await begin(server)).challenge, 'g-squatter'))).status).toBe(200);
+    const squatter = await server.ctx.db.selectFrom('user_identities').select('user_id').where('subject', '=', 'g-squatter').executeTakeFirstOrThrow();
+
+    // The owner registers with a password: the address is free (pending until its code comes).
+    const registered = await new TestBrowser().postJson(`${server.url}/api/v1/users/register`, { username: 'victim-squat@example.com', password: 'Lantern-42', name: 'Victim', client_id: 'demo-app' });
+    expect(registered.status).toBe(200);
+
+    // The owner's verified Google identity is offered the owner's own (pending) account, never the squatter's.
+    fake.google.set('g-victim', { appId: GOOGLE_APP, sub: 'g-victim', email: 'victim-squat@example.com', emailVerified: true, name: 'Victim' });
+    const answer = await login(loginBody('google', (await begin(server)).challenge, 'g-victim'));
+    expect(answer.body).toMatchObject({ linkRequired: true });
+    const [holder] = await usersWithEmail(server, 'victim-squat@example.com');
+    expect(holder!.id).not.toBe(squatter.user_id);
+    expect(await identitiesOf(server, squatter.user_id)).toEqual([{ provider: 'google', subject: 'g-squatter', email: 'victim-squat@example.com' }]);
+  });
+
+  it('takes an address back from an account that held it unverified (kept before this rule), and signs the verified owner into an account of its own', async () => {
+    fake.google.set('g-old-squatter', { appId: GOOGLE_APP, sub: 'g-old-squatter', email: 'old-squat@example.com', emailVerified: false });
+    expect((await login(loginBody('google', (await begin(server)).challenge, 'g-old-squatter'))).status).toBe(200);
+    const squatter = await server.ctx.db.selectFrom('user_identities').select('user_id').where('subject', '=', 'g-old-squatter').executeTakeFirstOrThrow();
+    // As an older version stored it: the unverified address on the account.
+    await server.ctx.db.updateTable('users').set({ email: 'old-squat@example.com', email_verified: 0 }).where('id', '=', squatter.user_id).execute();
+
+    fake.google.set('g-old-victim', { appId: GOOGLE_APP, sub: 'g-old-victim', email: 'old-squat@example.com', emailVerified: true });
+    const answer = await login(loginBody('google', (await begin(server)).challenge, 'g-old-victim'));
+    expect(answer).toEqual({ status: 200, body: { redirectTo: expect.any(String) } });
+    const owner = await server.ctx.db.selectFrom('user_identities').select('user_id').where('subject', '=', 'g-old-victim').executeTakeFirstOrThrow();
+    expect(owner.user_id).not.toBe(squatter.user_id);
+    expect(await usersWithEmail(server, 'old-squat@example.com')).toMatchObject([{ id: owner.user_id, email_verified: 1 }]);
+    expect(await server.ctx.users.findById(squatter.user_id)).toMatchObject({ email: null, email_verified: 0 });
+    expect(await auditTypes(server.ctx, squatter.user_id)).toContain('user.email_released');
   });
 
   it('refuses a disabled account (1012) and a locked one (1302)', async () => {
