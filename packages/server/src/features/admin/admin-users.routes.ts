@@ -21,7 +21,7 @@ const tags = ['admin: users'];
 const withConflict = { ...adminErrorResponses, 409: errorEnvelopeSchema };
 const USER = '/tenants/:tenantId/users/:userId';
 type UserParams = z.infer<typeof adminUserParamsSchema>;
-const OPERATOR_NOTE = "An operator's account is acted on by operators only (403 1301 for a tenant admin). ";
+const OPERATOR_NOTE = "An operator's account, and that of an admin of a tenant you do not administer, is acted on by operators only (403 1301 for a tenant admin). ";
 
 /**
  * The admin console's users (issue 17): a tenant's search, a user's page and the support actions.

@@ -55,8 +55,9 @@ export function toAdminUserSummary(user: UserRow, now = Date.now()): AdminUserSu
  * admin's IP and user agent, client admin-console) and goes through the service that does the same
  * thing elsewhere: 2-step off as the account area turns it off, deletion as the account area
  * deletes, sign-out everywhere as the command line does, codes through the code service.
- * The caller has checked the admin's access to the tenant; actions on an operator's account also
- * need an operator (a tenant admin cannot lock out, strip or delete the people above them).
+ * The caller has checked the admin's access to the tenant; actions on an operator's account, or on
+ * the account of an admin of a tenant the caller does not administer, also need an operator (a
+ * tenant admin cannot lock out, strip or delete the people above or beside them).
  */
 export function createAdminUserService(ctx: AppContext, codes: CodeService = createCodeService(ctx)) {
   const engine = databaseEngine(ctx.config.databaseUrl);
@@ -81,11 +82,22 @@ export function createAdminUserService(ctx: AppContext, codes: CodeService = cre
     return tenant;
   }
 
-  /** The user an action is for: in the tenant, and not an operator unless the admin is one. */
+  /**
+   * The user an action is for: in the tenant, and, unless the admin is an operator, no admin with
+   * more reach than the admin's own. Every admin of every tenant has their account in the console's
+   * tenant, so a tenant admin of that tenant reaches them all through it: without this, the admin
+   * of one tenant could turn off 2-step, disable or delete the admin of another (or an operator)
+   * and so take or deny that tenant. A tenant admin may act on an account that holds no operator
+   * role and administers only tenants they administer too (themselves included); 403 1301 else.
+   * Every per-user action goes through here (the user's page only reads).
+   */
   async function target(admin: AdminPrincipal, tenantId: string, userId: string): Promise<UserRow> {
     const user = await mustFind(tenantId, userId);
-    if (!admin.operator && (await createAdminRoleQueries(ctx.db).rolesOf(user.id)).operator) {
-      throw new ApiError(ErrorCode.ClientLacksPermission, 403, undefined, "Only an operator may act on an operator's account");
+    if (admin.operator) return user;
+    const roles = await createAdminRoleQueries(ctx.db).rolesOf(user.id);
+    if (roles.operator) throw new ApiError(ErrorCode.ClientLacksPermission, 403, undefined, "Only an operator may act on an operator's account");
+    if (roles.tenantAdminOf.some((administered) => !admin.tenantAdminOf.includes(administered))) {
+      throw new ApiError(ErrorCode.ClientLacksPermission, 403, undefined, 'Only an operator, or an admin of every tenant this user administers, may act on their account');
     }
     return user;
   }

@@ -8,6 +8,8 @@ import { adminCall, adminSignIn, auditRecords, createAdmin, type TestAdmin } fro
 import { createUserService } from '../users/users.service.ts';
 import { createWebauthnQueries } from '../webauthn/webauthn.queries.ts';
 import { createBackupCodeQueries } from '../mfa/backup-codes.queries.ts';
+import { noticesIdle } from '../known-browsers/notice-delivery.ts';
+import { createAdminRoleQueries } from './admin-roles.queries.ts';
 
 /** The admin API's users (issue 17) over real HTTP: who may, the search, a user's page, every action's effect and audit record. */
 describe('admin API: users', () => {
@@ -118,6 +120,68 @@ describe('admin API: users', () => {
         expect(await as('demoAdmin', method, `/tenants/demo/users/${demo!.id}${path}`)).toMatchObject({ status: 403, body: { error: { code: 1301 } } });
       }
       expect((await userById(server.ctx, demo!.id))?.status).toBe('active');
+    });
+
+    describe("the admins of other tenants, whose accounts all live in the console's tenant", () => {
+      let evilAdmin: TestAdmin;
+      let token: string;
+
+      beforeAll(async () => {
+        await createTenant(server.ctx, { id: 'evil' });
+        evilAdmin = await createAdmin(server.ctx, 'evil-admin@example.com', [{ role: 'tenant-admin', tenantId: 'evil' }]);
+        token = await adminSignIn(server.url, evilAdmin);
+      });
+
+      /** Everything an admin action could change about the account: its row, devices, backup codes, roles, audit trail and messages. */
+      async function stateOf(id: string, email: string) {
+        await noticesIdle(server.ctx);
+        return {
+          user: await userById(server.ctx, id),
+          devices: await createWebauthnQueries(server.ctx.db).listForUser(id),
+          backupCodes: await createBackupCodeQueries(server.ctx.db).countUnused(id),
+          roles: await createAdminRoleQueries(server.ctx.db).rolesOf(id),
+          audit: await server.ctx.db.selectFrom('audit_events').select(['id', 'type']).where('user_id', '=', id).orderBy('id').execute(),
+          messages: await messageCount(server.ctx, email),
+        };
+      }
+
+      it("refuses every action of a tenant admin of the console's tenant on the admin of another tenant (403 1301), changing nothing", async () => {
+        // The target as an attacker would find it: 2-step on with backup codes, a device, a lockout to lift.
+        await createBackupCodeQueries(server.ctx.db).replaceAll(evilAdmin.id, ['e1', 'e2'], Date.now());
+        await createWebauthnQueries(server.ctx.db).insertCredential({ id: 'evil-dev', tenantId: 'demo', userId: evilAdmin.id, credentialId: 'cred-evil', publicKey: new Uint8Array([9]), counter: 0, transports: undefined, deviceName: 'Key', at: Date.now() });
+        await server.ctx.db.updateTable('users').set({ locked_until: Date.now() + 3_600_000, failed_login_count: 7 }).where('id', '=', evilAdmin.id).execute();
+        const before = await stateOf(evilAdmin.id, evilAdmin.email);
+        expect(before).toMatchObject({ user: { enable_mfa: 1, status: 'active' }, backupCodes: 2, devices: [{ id: 'evil-dev' }], roles: { operator: false, tenantAdminOf: ['evil'] } });
+
+        // The user's page still shows the account (reading changes nothing); every action is refused.
+        expect(await as('demoAdmin', 'GET', `/tenants/demo/users/${evilAdmin.id}`)).toMatchObject({ status: 200, body: { adminRoles: { tenantAdminOf: ['evil'] } } });
+        for (const [method, path] of [...ACTIONS, ['DELETE', '/devices/evil-dev']] as const) {
+          expect(await as('demoAdmin', method, `/tenants/demo/users/${evilAdmin.id}${path}`), `${method} ${path}`).toMatchObject({ status: 403, body: { error: { code: 1301 } } });
+        }
+
+        expect(await stateOf(evilAdmin.id, evilAdmin.email)).toEqual(before);
+        // Still signed in to the console, and still the admin of their tenant.
+        expect(await adminCall(server.url, 'GET', '/me', { token })).toMatchObject({ status: 200, body: { userId: evilAdmin.id, tenantAdminOf: ['evil'] } });
+        expect((await adminCall(server.url, 'GET', '/tenants/evil/users', { token })).status).toBe(200);
+      });
+
+      it('refuses a tenant admin acting on an admin of more tenants than theirs, and lets them act on one of no more', async () => {
+        const wider = await createAdmin(server.ctx, 'wider-admin@example.com', [{ role: 'tenant-admin', tenantId: 'demo' }, { role: 'tenant-admin', tenantId: 'evil' }]);
+        const colleague = await createAdmin(server.ctx, 'colleague-admin@example.com', [{ role: 'tenant-admin', tenantId: 'demo' }]);
+        const before = await stateOf(wider.id, wider.email);
+        for (const [method, path] of [['DELETE', '/mfa'], ['POST', '/disable'], ['POST', '/sign-out'], ['DELETE', '']] as const) {
+          expect(await as('demoAdmin', method, `/tenants/demo/users/${wider.id}${path}`), `${method} ${path}`).toMatchObject({ status: 403, body: { error: { code: 1301 } } });
+        }
+        expect(await stateOf(wider.id, wider.email)).toEqual(before);
+
+        // An admin of demo and evil may act on the admin of evil, a fellow admin of demo on a fellow admin of demo, an admin on themselves.
+        tokens.wider = await adminSignIn(server.url, wider);
+        expect(await as('wider', 'POST', `/tenants/demo/users/${evilAdmin.id}/unlock`)).toMatchObject({ status: 200, body: { locked: false } });
+        expect(await as('demoAdmin', 'DELETE', `/tenants/demo/users/${colleague.id}/mfa`)).toMatchObject({ status: 200, body: { twoStep: { method: null } } });
+        expect(await as('demoAdmin', 'POST', `/tenants/demo/users/${demoAdmin.id}/unlock`)).toMatchObject({ status: 200 });
+        // An operator may act on anyone's account.
+        expect(await as('operator', 'DELETE', `/tenants/demo/users/${wider.id}/mfa`)).toMatchObject({ status: 200, body: { twoStep: { method: null } } });
+      });
     });
 
     it('answers 404 for an unknown tenant or user, and 400 naming the field for bad input', async () => {
