@@ -83,6 +83,8 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
     const problem = problemOf(target);
     setValueError(problem);
     setFailure(null);
+    // Whatever notice the page shows gives way to this field's message.
+    if (problem) notice.dismiss();
     if (problem) return valueRef.current?.focus();
     setBusy('send');
     try {
@@ -91,6 +93,7 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
       reset('code');
       countdown.start(resendAfter > 0 ? resendAfter : RESEND_SECONDS);
     } catch (error) {
+      notice.dismiss();
       setFailure(error);
     } finally {
       setBusy(null);
@@ -107,6 +110,7 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
       countdown.start(resendAfter > 0 ? resendAfter : RESEND_SECONDS);
       notice.show('info', t('account.profile.contact.codeResent', { value }));
     } catch (error) {
+      notice.dismiss();
       setFailure(error);
     } finally {
       setBusy(null);
@@ -119,6 +123,7 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
     const problem = code.length === OTP_LENGTH ? null : t('validation.codeDigits', { count: OTP_LENGTH });
     setCodeError(problem);
     setFailure(null);
+    if (problem) notice.dismiss();
     if (problem) return codeRef.current?.focus();
     setBusy('save');
     try {
@@ -127,6 +132,7 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
       reset('view');
       notice.show('success', t('account.profile.updated'));
     } catch (error) {
+      notice.dismiss();
       setFailure(error);
     } finally {
       setBusy(null);

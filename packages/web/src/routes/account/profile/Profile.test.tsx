@@ -71,6 +71,32 @@ describe('Personal information: the Profile card', () => {
     expect(screen.getAllByRole('alert')).toHaveLength(1);
   });
 
+  it('takes the success notice down when a field error comes after it', async () => {
+    await openProfile({ 'PATCH /api/v1/me': json(200, profile()) }, '/user/profile?locale=en');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const card = screen.getByRole('region', { name: 'Profile' });
+    expect(await within(card).findByRole('alert')).toHaveTextContent('Your information has been updated');
+
+    await user.clear(screen.getByRole('textbox', { name: /Full name/ }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Please enter your full name')).toBeInTheDocument();
+    expect(screen.queryByText('Your information has been updated')).toBeNull();
+    expect(screen.queryAllByRole('alert')).toHaveLength(0);
+  });
+
+  it('takes the notice of another section down when a contact field is refused', async () => {
+    await openProfile({ 'PATCH /api/v1/me': json(200, profile()) }, '/user/profile?locale=en');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Your information has been updated')).toBeInTheDocument();
+    const contacts = screen.getByRole('region', { name: 'Contact information' });
+    await user.click(within(contacts).getByRole('button', { name: 'Add phone number' }));
+    await user.type(within(contacts).getByRole('textbox', { name: /New phone number/ }), '12{Enter}');
+    expect(await within(contacts).findByText('12 has an invalid format')).toBeInTheDocument();
+    expect(screen.queryByText('Your information has been updated')).toBeNull();
+  });
+
   it('clears the birthday and the gender with null', async () => {
     const requests = await openProfile({ 'PATCH /api/v1/me': json(200, profile()) });
     const user = userEvent.setup();

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
@@ -69,6 +70,17 @@ export function ProfileForm({ profile }: { profile: Profile }) {
     notice.clear();
     save.mutate(values);
   });
+
+  // A field error (on Save, or while typing after a save) replaces the page's notice and the card's
+  // last refusal: a success message beside it would contradict it.
+  const hasFieldErrors = Object.keys(errors).length > 0;
+  const { dismiss } = notice;
+  const { reset: forgetSaveError } = save;
+  useEffect(() => {
+    if (!hasFieldErrors) return;
+    dismiss();
+    forgetSaveError();
+  }, [hasFieldErrors, dismiss, forgetSaveError]);
 
   return (
     <SectionCard id="profile-title" title={t('account.profile.basic.title')}>

@@ -16,6 +16,8 @@ interface ProfileNotices {
   shown: Shown | null;
   show: (owner: string, severity: Severity, text: string) => void;
   clear: (owner: string) => void;
+  /** Takes down the notice whoever showed it: a field error shown later replaces it. */
+  dismiss: () => void;
 }
 
 const ProfileNoticeContext = createContext<ProfileNotices | null>(null);
@@ -30,7 +32,8 @@ export function ProfileNoticeProvider({ children }: { children: ReactNode }) {
     setShown((previous) => ({ owner, severity, text, serial: (previous?.serial ?? 0) + 1 }));
   }, []);
   const clear = useCallback((owner: string) => setShown((previous) => (previous?.owner === owner ? null : previous)), []);
-  const value = useMemo(() => ({ shown, show, clear }), [shown, show, clear]);
+  const dismiss = useCallback(() => setShown(null), []);
+  const value = useMemo(() => ({ shown, show, clear, dismiss }), [shown, show, clear, dismiss]);
   return <ProfileNoticeContext.Provider value={value}>{children}</ProfileNoticeContext.Provider>;
 }
 
@@ -38,12 +41,13 @@ export function ProfileNoticeProvider({ children }: { children: ReactNode }) {
 export function useProfileNotice(owner: string) {
   const notices = useContext(ProfileNoticeContext);
   if (!notices) throw new Error('useProfileNotice outside ProfileNoticeProvider');
-  const { shown, show, clear } = notices;
+  const { shown, show, clear, dismiss } = notices;
   const mine = shown?.owner === owner ? shown : null;
   return {
     active: mine !== null,
     show: useCallback((severity: Severity, text: string) => show(owner, severity, text), [show, owner]),
     clear: useCallback(() => clear(owner), [clear, owner]),
+    dismiss,
     slot: mine ? <Notice key={mine.serial} severity={mine.severity} message={mine.text} /> : null,
   };
 }
