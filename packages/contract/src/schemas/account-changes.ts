@@ -29,11 +29,16 @@ export const avatarUploadBodySchema = requestBody({
 export type AvatarUploadBody = z.output<typeof avatarUploadBodySchema>;
 
 /** POST /api/v1/me/email/verify */
-export const emailVerifyBodySchema = requestBody({ email: z.string().trim().min(1).max(EMAIL_MAX_LENGTH) });
+/**
+ * `password`: the account's password, needed when the sign-in behind the token is older than
+ * RECENT_SIGN_IN_SECONDS (a stolen token alone must not move the address codes and recovery go to).
+ */
+const contactProof = { password: passwordSchema.optional() };
+export const emailVerifyBodySchema = requestBody({ email: z.string().trim().min(1).max(EMAIL_MAX_LENGTH), ...contactProof });
 /** POST /api/v1/me/email/update */
 export const emailUpdateBodySchema = requestBody({ email: z.string().trim().min(1).max(EMAIL_MAX_LENGTH), code: oneTimeCodeSchema });
 /** POST /api/v1/me/phoneNumber/verify */
-export const phoneVerifyBodySchema = requestBody({ phoneNumber: z.string().trim().min(1).max(32) });
+export const phoneVerifyBodySchema = requestBody({ phoneNumber: z.string().trim().min(1).max(32), ...contactProof });
 /** POST /api/v1/me/phoneNumber/update */
 export const phoneUpdateBodySchema = requestBody({ phoneNumber: z.string().trim().min(1).max(32), code: oneTimeCodeSchema });
 

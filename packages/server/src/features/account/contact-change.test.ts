@@ -29,6 +29,41 @@ describe('e-mail and phone changes', () => {
   });
   afterAll(() => server?.close());
 
+  /** Moves the sign-in behind `token` back by `seconds`, as if the user had signed in that long ago. */
+  async function ageSignIn(token: string, seconds: number) {
+    const access = (await server.ctx.provider.AccessToken.find(token)) as unknown as { sessionUid: string };
+    const session = await server.ctx.provider.Session.findByUid(access.sessionUid);
+    session!.loginTs = session!.loginTs! - seconds;
+    await session!.save(3600);
+  }
+
+  it('asks for the password (or a new sign-in) once the sign-in is over 10 minutes old: a token alone cannot move the address codes and recovery go to', async () => {
+    const { id, token, post } = await signedInUser('stolen-token@example.com');
+    await ageSignIn(token, 11 * 60);
+    expect(await post('/api/v1/me/email/verify', { email: 'thief@example.com' })).toMatchObject({ status: 400, body: { error: { code: 1001, field: 'password' } } });
+    expect(await post('/api/v1/me/phoneNumber/verify', { phone_number: '0911222333' })).toMatchObject({ status: 400, body: { error: { code: 1001, field: 'password' } } });
+    expect(await post('/api/v1/me/email/verify', { email: 'thief@example.com', password: 'Wrong-Pass1' })).toMatchObject({ status: 400, body: { error: { code: 1017, field: 'password' } } });
+    expect(await messageCount(server.ctx, 'thief@example.com')).toBe(0);
+    expect(await messageCount(server.ctx, '0911222333')).toBe(0);
+    expect(await userById(server.ctx, id)).toMatchObject({ email: 'stolen-token@example.com', phone_number: null });
+
+    // The owner, with the password, goes on.
+    expect(await post('/api/v1/me/email/verify', { email: 'owner-new@example.com', password: 'Passw0rd!' })).toMatchObject({ status: 200, body: { resendAfter: 60 } });
+
+    // A fresh sign-in needs no password.
+    const fresh = await signedInUser('fresh-signin@example.com');
+    expect(await fresh.post('/api/v1/me/email/verify', { email: 'fresh-new@example.com' })).toMatchObject({ status: 200 });
+  });
+
+  it('asks an account without a password to sign in again (403, 1100) once its sign-in is old, and never takes a password for it', async () => {
+    const { id, token, post } = await signedInUser('passwordless-old@example.com');
+    await server.ctx.db.updateTable('users').set({ password_hash: null }).where('id', '=', id).execute();
+    await ageSignIn(token, 11 * 60);
+    expect(await post('/api/v1/me/email/verify', { email: 'elsewhere@example.com' })).toMatchObject({ status: 403, body: { error: { code: 1100 } } });
+    expect(await post('/api/v1/me/email/verify', { email: 'elsewhere@example.com', password: 'Passw0rd!' })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'password' } } });
+    expect(await messageCount(server.ctx, 'elsewhere@example.com')).toBe(0);
+  });
+
   it('changes the e-mail address with the code sent to the new one; the old one gets a notice; sign-in follows the new address', async () => {
     const { id, token, post } = await signedInUser('old-mail@example.com');
     expect(await post('/api/v1/me/email/verify', { email: ' New-Mail@Example.com ' }, 'en')).toMatchObject({ status: 200, body: { resendAfter: 60 } });

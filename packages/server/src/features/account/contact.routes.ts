@@ -12,10 +12,11 @@ import {
 import type { AppContext } from '../../context.ts';
 import { visitorMeta } from '../login-flow/visitor-input.ts';
 import { createContactChangeService } from './contact-change.service.ts';
+import { requireRecentProof } from './recent-proof.ts';
 import type { SignedIn } from './signed-in.ts';
 
 const bearer = [{ bearerAuth: [] }];
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 409: errorEnvelopeSchema, 429: errorEnvelopeSchema, 503: errorEnvelopeSchema };
+const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 409: errorEnvelopeSchema, 429: errorEnvelopeSchema, 503: errorEnvelopeSchema };
 
 /** E-mail and phone changes, each in two steps: a code to the new value, then the value with that code. */
 export function contactRoutes(app: FastifyInstance, ctx: AppContext, auth: SignedIn): void {
@@ -27,6 +28,7 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext, auth: Signe
       tags: ['account'],
       summary: 'Send a verification code to a new e-mail address',
       description:
+'Past 10 minutes after the sign-in behind the token, the account\'s password must come with the call (field password): 1001 (400, field password) without it, 1017 (400, field password) wrong; an account without a password signs in again instead (1100, 403). ' +
         '1016 (400) invalid format; 1002 (400) the current address; 1020 (409) the address belongs to another account of the tenant; ' +
         "1021 (409) the account's e-mail comes from its social sign-in (Google, Facebook, Apple) and cannot be replaced; " +
         '1291 (429) a code was sent to this address less than 60 s ago; 1290 (429) the hourly budget of codes of the account or the IP is spent; ' +
@@ -36,7 +38,11 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext, auth: Signe
       response: { 200: codeSentResponseSchema, ...errors },
     },
     onRequest: auth.authenticate,
-    handler: (request) => service.sendCode('email', auth.user(request), request.body.email, visitorMeta(request)),
+    handler: async (request) => {
+      const user = auth.user(request);
+      await requireRecentProof(ctx, request, user, request.body.password, visitorMeta(request));
+      return service.sendCode('email', user, request.body.email, visitorMeta(request));
+    },
   });
 
   api.post('/api/v1/me/email/update', {
@@ -60,6 +66,7 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext, auth: Signe
       tags: ['account'],
       summary: 'Send a verification code by SMS to a new phone number',
       description:
+'Past 10 minutes after the sign-in behind the token, the account\'s password must come with the call (field password): 1001 (400, field password) without it, 1017 (400, field password) wrong; an account without a password signs in again instead (1100, 403). ' +
         '1015 (400) not 10 digits; 1002 (400) the current number; 1019 (409) the number belongs to another account of the tenant; ' +
         '1291 (429) a code was sent to this number less than 60 s ago; 1290 (429) the hourly budget of codes of the account or the IP is spent; ' +
         '1292 (503) the code could not be sent.',
@@ -68,7 +75,11 @@ export function contactRoutes(app: FastifyInstance, ctx: AppContext, auth: Signe
       response: { 200: codeSentResponseSchema, ...errors },
     },
     onRequest: auth.authenticate,
-    handler: (request) => service.sendCode('phone', auth.user(request), request.body.phoneNumber, visitorMeta(request)),
+    handler: async (request) => {
+      const user = auth.user(request);
+      await requireRecentProof(ctx, request, user, request.body.password, visitorMeta(request));
+      return service.sendCode('phone', user, request.body.phoneNumber, visitorMeta(request));
+    },
   });
 
   api.post('/api/v1/me/phoneNumber/update', {
