@@ -298,7 +298,8 @@ describe('user commands', () => {
     const history = await db.selectFrom('password_history').select('id').where('user_id', '=', user.id).execute();
     expect(history).toHaveLength(2);
     const audit = await db.selectFrom('audit_events').select('type').where('user_id', '=', user.id).execute();
-    expect(audit.map((a) => a.type).sort()).toEqual(['password.changed', 'user.created']);
+    // Setting the password signed the account out everywhere, as a reset does (set-password.test.ts over HTTP).
+    expect(audit.map((a) => a.type).sort()).toEqual(['password.changed', 'sessions.ended', 'user.created']);
   });
 });
 

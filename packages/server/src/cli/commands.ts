@@ -248,8 +248,12 @@ export const COMMANDS: Record<string, Command> = {
     async run({ ctx, values, io }) {
       requireFlags(values, USER_FLAGS, ['tenant', 'username', ...(values.password === undefined && !io.env.PASSGATE_PASSWORD ? ['password'] : [])]);
       const password = (values.password as string | undefined) ?? io.env.PASSGATE_PASSWORD ?? '';
-      const user = await createUserService(ctx, OPERATOR_PASSWORDS).setPassword(values.tenant as string, values.username as string, password, { by: 'cli' });
-      io.out(`Set the password of '${values.username as string}' (id ${user.id}) in tenant '${user.tenantId}'.`);
+      const { user, delivered } = await createUserService(ctx, OPERATOR_PASSWORDS).setPassword(values.tenant as string, values.username as string, password, { by: 'cli' });
+      // The process exits after the command: the logout tokens must be on their way first (each within its timeout).
+      await delivered;
+      io.out(
+        `Set the password of '${values.username as string}' (id ${user.id}) in tenant '${user.tenantId}' and signed it out of every session; relying parties with back-channel logout were told.`,
+      );
     },
   },
   'user sign-out': {

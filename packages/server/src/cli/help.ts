@@ -37,6 +37,7 @@ Commands:
   client rotate-secret --id <id>       a new generated secret, printed once; the old one stops working
   user create --tenant <tenant> (--email <address> | --phone <number>) --name <name> [--password <p>] [--status <s>]
   user set-password --tenant <tenant> --username <email or phone> [--password <p>]
+                                       and ends every session of the user, as a password reset does
   user sign-out --tenant <tenant> --username <email or phone>
                                        ends every session of the user; relying parties with back-channel logout are told
   admin grant --email <address> --role operator|tenant-admin [--tenant <tenant>]

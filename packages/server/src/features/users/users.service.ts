@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import { NAME_MAX_LENGTH, classifyUsername, normalizeUsername } from '@passgate/contract';
+import type { AppContext } from '../../context.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
+import { createOidcStore } from '../../oidc/adapter.ts';
 import { newId } from '../../lib/ids.ts';
 import { hashSecret } from '../../lib/passwords.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createTenantQueries, type TenantRecord } from '../tenants/tenants.queries.ts';
-import { inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
+import { actorEvent, inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
 import { AdminInputError, type AdminInputProblem } from '../admin-input-error.ts';
 import { createUserQueries } from './users.queries.ts';
 import { isRecentlyUsedPassword, unmetPasswordText } from './password-rules.ts';
@@ -65,8 +67,29 @@ export interface UserServiceOptions {
   refuseCommonPasswords?: boolean;
 }
 
+/**
+ * What the service needs: the database, and, to end the sessions of an account whose password it
+ * sets, the provider's storage and the back-channel logout (the command line passes its whole
+ * context). Without them (the demo seed, tests that only set up accounts) setting a password still
+ * ends the sessions, grants and refresh tokens the database holds; the access tokens and codes
+ * Redis holds, and the relying parties' logout tokens, need them.
+ */
+export type UserServiceDeps = { db: Kysely<Database> } & Partial<Pick<AppContext, 'oidcStore' | 'backchannelLogout'>>;
+
+/** A password set by an operator: the account, and the relying parties' logout tokens on their way. */
+export interface PasswordSet {
+  user: UserView;
+  /**
+   * Settles when every back-channel logout token has been delivered or given up on (never rejects):
+   * a command line must wait for it before it exits.
+   */
+  delivered: Promise<void>;
+}
+
 /** Accounts created and passwords set by an operator (the command line) or the demo seed. */
-export function createUserService({ db }: { db: Kysely<Database> }, options: UserServiceOptions = {}) {
+export function createUserService(deps: UserServiceDeps, options: UserServiceOptions = {}) {
+  const { db } = deps;
+  const oidcStore = deps.oidcStore ?? createOidcStore({ db });
   const tenants = createTenantQueries(db);
   const users = createUserQueries(db);
 
@@ -143,9 +166,13 @@ export function createUserService({ db }: { db: Kysely<Database> }, options: Use
 
     /**
      * Sets a user's password, checking the tenant's policy and refusing any of the last
-     * `password_history_size` passwords. Also lifts a sign-in lockout.
+     * `password_history_size` passwords. Also lifts a sign-in lockout. As a password reset does,
+     * whoever knew or used the old password is signed out everywhere: an operator sets a password
+     * when the account was taken over, so the account's provider sessions, grants, refresh and
+     * access tokens go in the same transaction, and the relying parties signed in through those
+     * sessions get back-channel logout tokens (audited sessions.ended, reason password_set).
      */
-    async setPassword(tenantId: string, username: string, password: string, actor: AdminActor = {}): Promise<UserView> {
+    async setPassword(tenantId: string, username: string, password: string, actor: AdminActor = {}): Promise<PasswordSet> {
       const tenant = await mustFindTenant(tenantId);
       const normalized = normalizeUsername(username);
       const user = normalized ? await users.findByUsername(tenant.id, normalized) : undefined;
@@ -158,14 +185,23 @@ export function createUserService({ db }: { db: Kysely<Database> }, options: Use
 
       const passwordHash = await hashSecret(password);
       const now = Date.now();
-      return inTransaction(db, async (trx) => {
+      const { view, notice } = await inTransaction(db, async (trx) => {
         const q = createUserQueries(trx);
         await q.replacePassword(user.id, passwordHash, now);
-        await createAuditQueries(trx).record({ type: 'password.changed', tenantId: tenant.id, userId: user.id, details: { by: actor.by ?? 'admin' } }, now);
+        const audit = createAuditQueries(trx);
+        await audit.record({ type: 'password.changed', tenantId: tenant.id, userId: user.id, details: { by: actor.by ?? 'admin' } }, now);
+        // Who to tell is read before the sessions go; both in the transaction that sets the password.
+        const found = deps.backchannelLogout ? await deps.backchannelLogout.noticeFor(user.id, trx) : undefined;
+        await oidcStore.forgetAccount(user.id, trx);
+        await audit.record({ type: 'sessions.ended', tenantId: tenant.id, userId: user.id, ...actorEvent(actor, { reason: 'password_set' }) }, now);
         const row = await q.findById(user.id);
         if (!row) throw new Error('the user vanished while its password was set');
-        return toUserView(row);
+        return { view: toUserView(row), notice: found };
       });
+      // Redis is not transactional (see OidcStore.forgetAccount): its access tokens and codes go now.
+      await oidcStore.forgetAccount(user.id);
+      const delivered = deps.backchannelLogout && notice ? deps.backchannelLogout.send(notice) : Promise.resolve();
+      return { user: view, delivered };
     },
   };
 }
