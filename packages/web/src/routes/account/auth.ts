@@ -21,7 +21,7 @@ export interface OidcSession {
   userManager: () => UserManager;
   currentSession: () => Promise<User | null>;
   safeReturnTo: (value: unknown) => string;
-  startSignIn: (returnTo: string, options?: { forget?: boolean }) => Promise<void>;
+  startSignIn: (returnTo: string, options?: { forget?: boolean; reauthenticate?: boolean }) => Promise<void>;
   completeSignIn: (url?: string) => Promise<User>;
   signOut: (user: User | null) => Promise<void>;
   forgetUser: () => Promise<void>;
@@ -78,7 +78,8 @@ export function createOidcSession(settings: () => OidcAreaSettings): OidcSession
     async startSignIn(returnTo, options = {}) {
       const users = userManager();
       if (options.forget) await users.removeUser();
-      await users.signinRedirect({ state: { returnTo: safeReturnTo(returnTo) }, ui_locales: currentLanguage() });
+      // reauthenticate: the provider asks for the credentials even with a live session (a fresh sign-in, as some changes need).
+      await users.signinRedirect({ state: { returnTo: safeReturnTo(returnTo) }, ui_locales: currentLanguage(), ...(options.reauthenticate ? { prompt: 'login' } : {}) });
     },
     /** Completes the sign-in at the callback, once per callback address even if React asks twice. */
     completeSignIn(url = window.location.href) {

@@ -73,6 +73,37 @@ describe('the inline e-mail editor', () => {
     expect(within(section).getByRole('textbox', { name: field })).toHaveValue('taken@example.com');
   });
 
+  it('asks for the password beside the field when the sign-in is old (1001), says when it is wrong (1017), and sends it with the address', async () => {
+    let sends = 0;
+    const { requests, section, user } = await openContacts({
+      'POST /api/v1/me/email/verify': () =>
+        ++sends === 1 ? apiError(400, 1001, 'Enter your password', 'password') : sends === 2 ? apiError(400, 1017, 'Username or password not correct', 'password') : json(200, { resendAfter: 60 }),
+    });
+    await user.click(within(section).getByRole('button', { name: 'Change email' }));
+    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+    const password = await within(section).findByLabelText(/Current password/);
+    expect(within(section).getByText('Enter your password to change your contact details')).toBeInTheDocument();
+    expect(within(section).queryByRole('alert')).toBeNull();
+    await user.type(password, 'Wrong-1{Enter}');
+    expect(await within(section).findByText('The password is not correct')).toBeInTheDocument();
+    await user.clear(password);
+    await user.type(password, 'Passw0rd!{Enter}');
+    await within(section).findByRole('textbox', { name: /Verification code/ });
+    expect(posts(requests, '/api/v1/me/email/verify').map((r) => r.body)).toEqual([
+      { email: 'new@example.com' },
+      { email: 'new@example.com', password: 'Wrong-1' },
+      { email: 'new@example.com', password: 'Passw0rd!' },
+    ]);
+  });
+
+  it('offers a new sign-in to an account without a password whose sign-in is old (403, 1100)', async () => {
+    const { section, user } = await openContacts({ 'POST /api/v1/me/email/verify': apiError(403, 1100, 'Sign in again') });
+    await user.click(within(section).getByRole('button', { name: 'Change email' }));
+    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+    expect(await within(section).findByText('For your security, sign in again to change your contact details.')).toBeInTheDocument();
+    expect(within(section).getByRole('button', { name: 'Sign in again' })).toBeInTheDocument();
+  });
+
   it('shows a wrong (1040) or expired (1026) code, and a failed send (1292), inline', async () => {
     let updates = 0;
     const { section, user } = await openContacts({

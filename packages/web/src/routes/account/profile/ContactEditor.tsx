@@ -13,6 +13,9 @@ import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
 import { useAccountApi } from '../use-account-api.ts';
 import { PROFILE_KEY } from '../use-profile.ts';
 import { CodeTextField } from '../../../components/CodeTextField.tsx';
+import Alert from '@mui/material/Alert';
+import { ApiError } from '../../../api/errors.ts';
+import { startSignIn } from '../auth.ts';
 import { useProfileNotice } from './profile-notice.tsx';
 
 export type ContactKind = 'email' | 'phoneNumber';
@@ -43,19 +46,48 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
   const [failure, setFailure] = useState<unknown>(null);
   const notice = useProfileNotice(`contact-${kind}`);
   const [busy, setBusy] = useState<'send' | 'save' | null>(null);
+  // Past a while after signing in, sending a code needs the password (or, without one, a new sign-in).
+  const [askPassword, setAskPassword] = useState(false);
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const [signInAgain, setSignInAgain] = useState(false);
   const valueRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
   const labels = LABELS[kind];
   const fieldLabel = t(`fields.${kind}`);
   const idPrefix = `contact-${kind}`;
 
+  const proof = askPassword && password ? { password } : {};
   const sendCode = (target: string): Promise<CodeSentResponse> =>
-    kind === 'email' ? api.verifyEmail({ email: target }) : api.verifyPhoneNumber({ phoneNumber: target });
+    kind === 'email' ? api.verifyEmail({ email: target, ...proof }) : api.verifyPhoneNumber({ phoneNumber: target, ...proof });
+
+  /** The server wants more than the token: ask for the password beside the field, or offer a new sign-in. Answers whether it did. */
+  const askForProof = (error: unknown): boolean => {
+    if (!(error instanceof ApiError)) return false;
+    if (error.field === 'password' && (error.code === 1001 || error.code === 1017)) {
+      setAskPassword(true);
+      setPasswordError(error.code === 1017 ? t('account.profile.contact.wrongPassword') : askPassword ? t('account.profile.contact.confirmPassword') : null);
+      window.setTimeout(() => passwordRef.current?.focus());
+      return true;
+    }
+    if (error.status === 403 && error.code === 1100) {
+      setSignInAgain(true);
+      return true;
+    }
+    return false;
+  };
   const confirmCode = (target: string, otp: string): Promise<Profile> =>
     kind === 'email' ? api.updateEmail({ email: target, code: otp }) : api.updatePhoneNumber({ phoneNumber: target, code: otp });
 
   const reset = (next: Step) => {
     setStep(next);
+    if (next === 'view') {
+      setAskPassword(false);
+      setPassword('');
+      setSignInAgain(false);
+    }
+    setPasswordError(null);
     setValueError(null);
     setCodeError(null);
     setFailure(null);
@@ -86,6 +118,10 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
     // Whatever notice the page shows gives way to this field's message.
     if (problem) notice.dismiss();
     if (problem) return valueRef.current?.focus();
+    if (askPassword && !password) {
+      setPasswordError(t('account.profile.contact.confirmPassword'));
+      return passwordRef.current?.focus();
+    }
     setBusy('send');
     try {
       const { resendAfter } = await sendCode(target);
@@ -94,7 +130,7 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
       countdown.start(resendAfter > 0 ? resendAfter : RESEND_SECONDS);
     } catch (error) {
       notice.dismiss();
-      setFailure(error);
+      if (!askForProof(error)) setFailure(error);
     } finally {
       setBusy(null);
     }
@@ -111,7 +147,9 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
       notice.show('info', t('account.profile.contact.codeResent', { value }));
     } catch (error) {
       notice.dismiss();
-      setFailure(error);
+      // The password is asked for on the first step: go back there for it.
+      if (askForProof(error)) setStep('enter');
+      else setFailure(error);
     } finally {
       setBusy(null);
     }
@@ -179,6 +217,35 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
             helperText={valueError}
             slotProps={{ htmlInput: { maxLength: kind === 'email' ? EMAIL_MAX_LENGTH : PHONE_LENGTH, inputMode: kind === 'email' ? 'email' : 'numeric', spellCheck: false } }}
           />
+          {askPassword && (
+            <TextField
+              id={`${idPrefix}-password`}
+              inputRef={passwordRef}
+              label={t('account.profile.contact.passwordLabel')}
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              type="password"
+              autoComplete="current-password"
+              required
+              fullWidth
+              margin="normal"
+              error={Boolean(passwordError)}
+              helperText={passwordError ?? t('account.profile.contact.confirmPassword')}
+            />
+          )}
+          {signInAgain && (
+            <Alert
+              severity="info"
+              sx={{ mt: 1 }}
+              action={
+                <Button color="inherit" size="small" onClick={() => void startSignIn(`${window.location.pathname}${window.location.search}`, { reauthenticate: true })}>
+                  {t('account.profile.contact.signInAgainButton')}
+                </Button>
+              }
+            >
+              {t('account.profile.contact.signInAgain')}
+            </Alert>
+          )}
           <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, mt: 1 }}>
             <Button onClick={() => reset('view')} disabled={busy !== null}>
               {t('common.cancel')}
