@@ -17,6 +17,7 @@ import { DangerConfirmDialog } from './DangerConfirmDialog.tsx';
 import { AccountErrorNotice } from '../AccountErrorNotice.tsx';
 import { SectionCard } from '../profile/SectionCard.tsx';
 import { useAccountApi } from '../use-account-api.ts';
+import { dateTimeFormat } from '../date-format.ts';
 
 export const SESSIONS_KEY = ['me', 'sessions'] as const;
 
@@ -65,7 +66,7 @@ export function ActiveSessions() {
   const [failure, setFailure] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const language = i18n.language === 'en' ? 'en' : 'vi';
-  const dates = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'vi-VN', { dateStyle: 'medium', timeStyle: 'short' });
+  const dates = dateTimeFormat(language);
   const items = sessions.data?.items ?? [];
   const others = items.filter((s) => !s.current);
 

@@ -72,6 +72,8 @@ export function MfaPage() {
       const updated = await api.mfaDisable({ password });
       queryClient.setQueryData(PROFILE_KEY, updated);
       queryClient.removeQueries({ queryKey: BACKUP_CODES_KEY });
+      // 'Turned off' is the newest of the Security page's recent events.
+      void queryClient.invalidateQueries({ queryKey: ['me', 'security-events'] });
       const state: SecurityPageState = { mfaTurnedOff: true };
       void navigate('/user/security', { state });
     } catch (error) {

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { SecurityEvents } from '@passgate/contract';
 import { useTranslation } from 'react-i18next';
 import { useAccountApi } from '../use-account-api.ts';
+import { dateTimeFormat } from '../date-format.ts';
 
 type EventType = SecurityEvents['items'][number]['type'];
 
@@ -20,7 +21,8 @@ export function RecentSecurityEvents() {
   const api = useAccountApi();
   const events = useQuery({ queryKey: ['me', 'security-events'], queryFn: () => api.securityEvents(), staleTime: 30_000 });
   const items = events.data?.items ?? [];
-  const format = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-GB' : 'vi-VN', { dateStyle: 'short', timeStyle: 'short' });
+  // The same format as the sessions above it on the Security page.
+  const format = dateTimeFormat(i18n.language);
 
   if (events.isPending || events.isError) return null;
   return (

@@ -49,6 +49,9 @@ describe('the Security page', () => {
     expect(screen.getByText('Failed sign-in attempt')).toBeInTheDocument();
     expect(screen.getByText(/198\.51\.100\.7/)).toBeInTheDocument();
     expect(screen.getByText('2-Step Verification turned on')).toBeInTheDocument();
+    // One format for every moment on the page, the sessions' one: the month by name, and the time.
+    expect(screen.getByText(/^20 Nov 2026, \d\d:\d\d · 198\.51\.100\.7$/)).toBeInTheDocument();
+    expect(screen.getByText(/^19 Nov 2026, \d\d:\d\d$/)).toBeInTheDocument();
   });
 
   it('shows the issues, the masked password, 2-step OFF and the registration method', async () => {
@@ -188,7 +191,15 @@ describe('the 2-step verification page', () => {
   });
 
   it('asks before turning 2-step off, then turns it off with the held password and says so on Security', async () => {
-    const { user, requests } = await openMfaPage({ 'POST /api/v1/me/mfa/disable': json(200, profile({ enableMfa: false })) });
+    let turnedOff = false;
+    const { user, requests } = await openMfaPage({
+      'POST /api/v1/me/mfa/disable': () => {
+        turnedOff = true;
+        return json(200, profile({ enableMfa: false }));
+      },
+      'GET /api/v1/me/security-events': () =>
+        json(200, { items: turnedOff ? [{ type: 'mfa.disabled', createdAt: '2026-11-20T08:15:00.000Z', ip: null, userAgent: null }] : [] }),
+    });
     await user.click(screen.getByRole('button', { name: 'Turn off 2-Step Verification' }));
     let dialog = await screen.findByRole('dialog', { name: 'Turn off 2-step verification?' });
     expect(dialog).toHaveTextContent('your password alone signs in');
@@ -205,5 +216,7 @@ describe('the 2-step verification page', () => {
     expect(posts(requests, '/api/v1/me/mfa/disable')[0]?.body).toEqual({ password: 'Secret#1' });
     expect(screen.getByRole('alert')).toHaveTextContent('2-step verification turned off');
     expect(screen.getByRole('button', { name: '2-Step Verification OFF' })).toBeInTheDocument();
+    // The recent events are read again: the newest is this one.
+    expect(await screen.findByText('2-Step Verification turned off')).toBeInTheDocument();
   });
 });

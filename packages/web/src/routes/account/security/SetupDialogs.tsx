@@ -71,6 +71,7 @@ function useConfirm(password: string, type: TokenType, onClose: OnClose) {
       const { backupCodes, ...profile } = await api.mfaConfirm({ password, authenticatorType: type, code });
       queryClient.setQueryData(PROFILE_KEY, profile);
       if (backupCodes) void queryClient.invalidateQueries({ queryKey: BACKUP_CODES_KEY });
+      void queryClient.invalidateQueries({ queryKey: ['me', 'security-events'] });
       onClose(true, backupCodes);
     } catch (error) {
       setFailure(error);
