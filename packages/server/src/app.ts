@@ -48,7 +48,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     bodyLimit: 1024 * 1024,
     // A path segment (a challenge, an id) longer than this never reaches a route; routes check the
     // lengths they take themselves, so the bound only keeps the router's work small.
-    maxParamLength: 1024,
+    routerOptions: { maxParamLength: 1024 },
     frameworkErrors: answerFrameworkError,
     logger:
       options.logger === false
