@@ -28,7 +28,8 @@ export class ErrorPage {
   }
 
   async expectSessionExpired(): Promise<void> {
-    await expect(this.page).toHaveURL(/\/alert\/session-expired$/);
+    // The account area carries the language it was speaking (?locale=); a typed /alert/… address has none.
+    await expect(this.page).toHaveURL(new RegExp(`/alert/session-expired(\\?locale=${this.locale})?$`));
     await expect(this.heading).toHaveText(tr(this.locale, 'sessionExpired.heading'));
     await expect(this.page.getByText(tr(this.locale, 'sessionExpired.message'), { exact: true })).toBeVisible();
     await expect(this.relogin).toBeEnabled();
