@@ -14,6 +14,9 @@ const OTHER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like G
 
 test.describe('Where you’re signed in', () => {
   test('signing out another session from the Security page sends that browser to sign in again', async ({ browser, request }) => {
+    // Two browsers' sign-ins, two accessibility scans and five screenshots: more than the 60 s a
+    // scenario gets by default on a busy two-core machine.
+    test.slow();
     const account = newAccount(uniqueEmail('sessions'), 'Đỗ Thu Hà');
     await createActiveAccount(request, account);
     const laptopContext = await browser.newContext({ userAgent: LAPTOP, viewport: { width: 1280, height: 900 } });
