@@ -9,7 +9,7 @@ import { authorizationRequest, relyingParty, signIn, oidc, type RelyingParty } f
 import { accountSignIn, call, createAccount } from '../../../test/account.ts';
 import { createClient, endCooldown, lastCode, postJson } from '../../../test/visitor.ts';
 import { BACKCHANNEL_LOGOUT_TIMEOUT_MS } from '../../oidc/provider-fetch.ts';
-import { run } from '../../cli/main.ts';
+import { runCli } from '../../../test/cli.ts';
 
 /**
  * OpenID Connect Back-Channel Logout 1.0 over real HTTP: relying parties of this test receive the
@@ -177,20 +177,9 @@ describe('back-channel logout', () => {
     const rpClaims = await signInTo('bcl-sid', 'rp-admin@example.com', 'Passw0rd!', browser);
     const before = receiver.deliveries.length;
 
-    const { config } = server.ctx;
-    const env = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: config.databaseUrl,
-      PUBLIC_URL: config.publicUrl,
-      OUTGOING_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-      ...(config.redisUrl ? { REDIS_URL: config.redisUrl, REDIS_KEY_PREFIX: config.redisKeyPrefix } : {}),
-    };
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await run(['user', 'sign-out', '--tenant', 'demo', '--username', 'rp-admin@example.com'], { out: (l) => out.push(l), err: (l) => err.push(l), env });
-    expect(code, err.join('\n')).toBe(0);
-    expect(out.join('\n')).toContain(userId);
+    const { code, out, err } = await runCli(server, ['user', 'sign-out', '--tenant', 'demo', '--username', 'rp-admin@example.com']);
+    expect(code, err).toBe(0);
+    expect(out).toContain(userId);
 
     // The command waits for its deliveries before it exits: the token is there already.
     const [delivery] = deliveredTo('/sid', before);

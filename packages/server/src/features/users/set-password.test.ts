@@ -7,7 +7,7 @@ import { TestBrowser } from '../../../test/browser.ts';
 import { authorizationRequest, oidc, relyingParty, signIn, startSignIn, type RelyingParty } from '../../../test/relying-party.ts';
 import { createAccount } from '../../../test/account.ts';
 import { createClient } from '../../../test/visitor.ts';
-import { run } from '../../cli/main.ts';
+import { runCli } from '../../../test/cli.ts';
 import { createUserService } from './users.service.ts';
 
 /**
@@ -53,22 +53,7 @@ describe('user set-password ends the sessions', () => {
     receiver?.close();
   });
 
-  /** The command line against this server's database, as an operator runs it. */
-  async function cli(args: string[]) {
-    const { config } = server.ctx;
-    const env = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: config.databaseUrl,
-      PUBLIC_URL: config.publicUrl,
-      OUTGOING_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-      ...(config.redisUrl ? { REDIS_URL: config.redisUrl, REDIS_KEY_PREFIX: config.redisKeyPrefix } : {}),
-    };
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await run(args, { out: (l) => out.push(l), err: (l) => err.push(l), env });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const cli = (args: string[]) => runCli(server, args);
 
   /** A sign-in at demo-app with a refresh token, and at bcl-app in the same browser (one provider session). */
   async function signedIn(email: string) {
