@@ -102,7 +102,8 @@ export function createLoginFlowService(ctx: AppContext) {
       // The budgets first: a flood is refused as a flood (429) whatever the load; then an attempt
       // that would wait too long for its password check is turned away before any other work.
       await consume(rateLimits.loginPerIp, meta.ip);
-      await consume(rateLimits.loginPerAccount, accountBudgetKey(ctx.keys, tenant.id, username));
+      const accountBudget = accountBudgetKey(ctx.keys, tenant.id, username);
+      await consume(rateLimits.loginPerAccount, accountBudget);
       refuseWhenArgon2Overloaded();
 
       const event = { tenantId: tenant.id, clientId, ip: meta.ip, userAgent: meta.userAgent };
@@ -140,6 +141,11 @@ export function createLoginFlowService(ctx: AppContext) {
         await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: lockedMeanwhile } });
         throw accountLocked(lockedMeanwhile);
       }
+
+      // The account's budget is for guesses: the right password gives its point back, or a person
+      // (or a shared demo account) signing in often would be refused as a guesser. The point was
+      // taken first, so guesses racing each other still cannot pass the budget together.
+      await rateLimits.loginPerAccount.reward(accountBudget, 1).catch(() => undefined);
 
       if (user.status === 'pending') throw new ApiError(ErrorCode.NotActivated, 403);
       if (user.status !== 'active') throw new ApiError(ErrorCode.Disabled, 403);

@@ -181,3 +181,33 @@ describe('per-IP rate limit on sign-in', () => {
     expect(statuses).toEqual([401, 401, 401, 429]);
   });
 });
+
+describe('per-account budget on sign-in', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // 2 failures lock the account, so the account's budget is 8 attempts in 15 minutes.
+    server = await startTestServer({ env: { LOGIN_LOCKOUT_AFTER_FAILURES: '2', LOGIN_RATE_LIMIT_PER_IP: '1000' } });
+  });
+  afterAll(() => server?.close());
+
+  async function attempt(browser: TestBrowser, username: string, password: string): Promise<number> {
+    const rp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+    const c = await startSignIn(browser, server.url, await authorizationRequest(rp));
+    return (await browser.postJson(`${server.url}/api/v1/users/login`, { challenge: c, username, password })).status;
+  }
+
+  it('counts guesses, not sign-ins: an account signed in more often than its budget is never refused', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i += 1) statuses.push(await attempt(new TestBrowser(), 'demo@example.com', 'Passw0rd!'));
+    expect(statuses).toEqual(Array(12).fill(200));
+  });
+
+  it('still refuses guesses at an unknown username past the budget, with no point back for them', async () => {
+    const browser = new TestBrowser();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i += 1) statuses.push(await attempt(browser, 'guessed@example.com', `Wrong-${i}`));
+    expect(statuses.slice(0, 8).every((status) => status === 401 || status === 403)).toBe(true);
+    expect(statuses.slice(8)).toEqual([429, 429]);
+  });
+});
+
