@@ -71,14 +71,14 @@ export function accountBudgetKey(keys: ServerKeys, ...parts: string[]): string {
 }
 
 /**
- * Spends one point of an account's code budget for a try at a code, and answers how to give it back
- * when the code was right: only wrong codes count, but the point is taken first, so tries racing
- * each other cannot pass the budget together.
+ * Spends one point of an account's budget (`rateLimiter`) for a try at a secret, and answers how to
+ * give it back when the secret was right: only wrong tries count, but the point is taken first, so
+ * tries racing each other cannot pass the budget together.
  */
-export async function takeCodeTry(rateLimits: Pick<RateLimits, 'codeCheckPerAccount'>, key: string): Promise<() => Promise<void>> {
-  await consume(rateLimits.codeCheckPerAccount, key);
+export async function takeTry(rateLimiter: RateLimiterAbstract, key: string): Promise<() => Promise<void>> {
+  await consume(rateLimiter, key);
   return async () => {
-    await rateLimits.codeCheckPerAccount.reward(key, 1).catch(() => undefined);
+    await rateLimiter.reward(key, 1).catch(() => undefined);
   };
 }
 

@@ -4,7 +4,7 @@ import { ErrorCode, OTP_LENGTH } from '@passgate/contract';
 import type { Database } from '../../db/schema.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import { newId } from '../../lib/ids.ts';
-import { accountBudgetKey, consume, takeCodeTry, type RateLimits } from '../../plugins/rate-limits.ts';
+import { accountBudgetKey, consume, takeTry, type RateLimits } from '../../plugins/rate-limits.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
 import { createCodeQueries, type CodeKey } from './codes.queries.ts';
 
@@ -162,7 +162,7 @@ export function createCodeService({ db, keys, rateLimits, ttlMs = CODE_TTL_MS }:
       // Every wrong code counts against the destination's budget too (429 past it), for all
       // purposes together: a guesser who asks for code after code, from address after address,
       // gets 10 tries in 15 minutes, not 5 per code.
-      const giveBack = await takeCodeTry(rateLimits, accountBudgetKey(keys, 'code', target.tenantId, target.destination));
+      const giveBack = await takeTry(rateLimits.codeCheckPerAccount, accountBudgetKey(keys, 'code', target.tenantId, target.destination));
       const queries = createCodeQueries(db);
       const row = await queries.findOpen(key(target));
       const now = Date.now();

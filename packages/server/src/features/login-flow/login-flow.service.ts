@@ -12,7 +12,7 @@ import {
 } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../plugins/errors.ts';
-import { accountBudgetKey, consume } from '../../plugins/rate-limits.ts';
+import { accountBudgetKey, consume, takeTry } from '../../plugins/rate-limits.ts';
 import { dummySecretHash, refuseWhenArgon2Overloaded, verifySecret } from '../../lib/passwords.ts';
 import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts';
 import { resolveFlowClient } from './flow-client.ts';
@@ -102,8 +102,7 @@ export function createLoginFlowService(ctx: AppContext) {
       // The budgets first: a flood is refused as a flood (429) whatever the load; then an attempt
       // that would wait too long for its password check is turned away before any other work.
       await consume(rateLimits.loginPerIp, meta.ip);
-      const accountBudget = accountBudgetKey(ctx.keys, tenant.id, username);
-      await consume(rateLimits.loginPerAccount, accountBudget);
+      const giveBack = await takeTry(rateLimits.loginPerAccount, accountBudgetKey(ctx.keys, tenant.id, username));
       refuseWhenArgon2Overloaded();
 
       const event = { tenantId: tenant.id, clientId, ip: meta.ip, userAgent: meta.userAgent };
@@ -143,9 +142,8 @@ export function createLoginFlowService(ctx: AppContext) {
       }
 
       // The account's budget is for guesses: the right password gives its point back, or a person
-      // (or a shared demo account) signing in often would be refused as a guesser. The point was
-      // taken first, so guesses racing each other still cannot pass the budget together.
-      await rateLimits.loginPerAccount.reward(accountBudget, 1).catch(() => undefined);
+      // (or a shared demo account) signing in often would be refused as a guesser.
+      await giveBack();
 
       if (user.status === 'pending') throw new ApiError(ErrorCode.NotActivated, 403);
       if (user.status !== 'active') throw new ApiError(ErrorCode.Disabled, 403);

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { MfaTokenRow, UserRow } from '../../db/schema.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { ApiError } from '../../plugins/errors.ts';
-import { accountBudgetKey, consume, RESEND_COOLDOWN_SECONDS, takeCodeTry } from '../../plugins/rate-limits.ts';
+import { accountBudgetKey, consume, RESEND_COOLDOWN_SECONDS, takeTry } from '../../plugins/rate-limits.ts';
 import { messageLocale } from '../../messaging/templates/templates.ts';
 import { createCodeService, type CodeService, type CodeTarget } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
@@ -217,7 +217,7 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
       // sent code's do (codes.verify): each sign-in brings a new token with 5 tries, and someone
       // who has the password can start sign-ins from many addresses.
       const checkedHere = body.backupCode !== undefined || body.tokenType === 'totp';
-      const giveBack = checkedHere ? await takeCodeTry(ctx.rateLimits, accountBudgetKey(ctx.keys, 'code', row.tenant_id, user.id)) : undefined;
+      const giveBack = checkedHere ? await takeTry(ctx.rateLimits.codeCheckPerAccount, accountBudgetKey(ctx.keys, 'code', row.tenant_id, user.id)) : undefined;
       if (!(await createMfaQueries(ctx.db).takeAttempt(row.id, MFA_TOKEN_MAX_ATTEMPTS, now))) throw new ApiError(ErrorCode.RequestExpired, 400, 'mfa_token');
 
       let second: SecondFactor = body.tokenType;

@@ -5,7 +5,7 @@ import type { UserRow } from '../../db/schema.ts';
 import { parseJson } from '../../lib/json.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import { ApiError } from '../../plugins/errors.ts';
-import { accountBudgetKey, consume } from '../../plugins/rate-limits.ts';
+import { accountBudgetKey, consume, takeTry } from '../../plugins/rate-limits.ts';
 import { requireCapability, requireTenantSwitch, resolveFlowClient, type FlowClient } from '../login-flow/flow-client.ts';
 import { completeLogin, interactionClientId, loadInteraction, type Interaction } from '../login-flow/interactions.ts';
 import { accountLocked } from '../login-flow/lockout.ts';
@@ -124,7 +124,7 @@ export function createPasskeyLoginService(ctx: AppContext, options: { ttlMs?: nu
       if (!device) return refuse('unknown_passkey', null, new ApiError(ErrorCode.PasskeyUnknown, 400, 'publickey_credential'));
       const handle = userHandleOf(credential);
       if (handle !== null && handle !== device.user_id) return refuse('user_handle_mismatch', device.user_id);
-      await consume(ctx.rateLimits.loginPerAccount, accountBudgetKey(ctx.keys, 'passkey', flow.tenant.id, device.user_id));
+      const giveBack = await takeTry(ctx.rateLimits.loginPerAccount, accountBudgetKey(ctx.keys, 'passkey', flow.tenant.id, device.user_id));
       const user = await ctx.users.findById(device.user_id);
       if (!user || user.tenant_id !== flow.tenant.id) return refuse('unknown_passkey', null, new ApiError(ErrorCode.PasskeyUnknown, 400, 'publickey_credential'));
       // An inactive device never signs in (its activation code was never confirmed).
@@ -143,6 +143,8 @@ export function createPasskeyLoginService(ctx: AppContext, options: { ttlMs?: nu
         });
         if (!result.verified || !result.authenticationInfo.userVerified) return refuse('invalid_assertion', user.id);
         newCounter = result.authenticationInfo.newCounter;
+        // A verified assertion is no guess: a person signing in often with a passkey keeps the budget.
+        await giveBack();
       } catch (error) {
         if (error instanceof ApiError) throw error;
         const reason = refusalReason(error);

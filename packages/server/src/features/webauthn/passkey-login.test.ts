@@ -270,6 +270,22 @@ describe('sign in with a passkey (autofill)', () => {
     // The refused attempt did not spend the options.
     expect(await logIn({ challenge: r.challenge, publickey_credential: authenticator.assert(r.options, {}, userId) })).toMatchObject({ status: 200 });
   });
+
+  it("counts refused assertions in the account's budget, not sign-ins: a passkey used more often than the budget still signs in", async () => {
+    const { userId, authenticator } = await accountWithPasskey('pk-9@example.com');
+    const budget = server.ctx.rateLimits.loginPerAccount.points;
+    for (let i = 0; i <= budget; i += 1) {
+      const r = await withOptions();
+      expect(await logIn({ challenge: r.challenge, publickey_credential: authenticator.assert(r.options, {}, userId) }), `sign-in ${i + 1}`).toMatchObject({ status: 200 });
+    }
+    // Assertions that do not verify (a user not verified on the device) spend it, and then even a good one is refused.
+    for (let i = 0; i < budget; i += 1) {
+      const r = await withOptions();
+      expect(await logIn({ challenge: r.challenge, publickey_credential: authenticator.assert(r.options, { userVerified: false }, userId) })).toMatchObject(refused);
+    }
+    const r = await withOptions();
+    expect(await logIn({ challenge: r.challenge, publickey_credential: authenticator.assert(r.options, {}, userId) })).toMatchObject({ status: 429 });
+  });
 });
 
 /** A passkey sign-in at trace level: no sign-in challenge, WebAuthn challenge or signature in the log. */
