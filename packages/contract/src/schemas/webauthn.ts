@@ -202,6 +202,24 @@ export type ResolveChallengeResponse = z.infer<typeof resolveChallengeResponseSc
 /** GET /api/v2/device-login/{challenge}?oauth_challenge=… (the verify-device page on the second device). */
 export const deviceLoginParamsSchema = z.object({ challenge: challengeSchema });
 export const deviceLoginQuerySchema = z.object({ oauth_challenge: challengeSchema });
+/**
+ * The browser that started the request, so the person asked to approve it can tell a sign-in of
+ * their own from one a stranger started and sent them the link of.
+ */
+export const deviceLoginRequesterSchema = z.object({
+  /** 'Chrome 131'; empty when the browser did not say. */
+  browser: z.string(),
+  /** 'Windows 10'; empty when the browser did not say. */
+  os: z.string(),
+  /** The address the request came from; null for requests stored before it was recorded. */
+  ip: z.string().nullable(),
+  /** An approximate place for the address ('Hanoi, Vietnam'), only when the server has a local GeoIP database. */
+  place: z.string().optional(),
+  /** ISO 8601. */
+  requestedAt: z.string(),
+});
+export type DeviceLoginRequester = z.infer<typeof deviceLoginRequesterSchema>;
+
 export const deviceLoginInfoSchema = z.object({
   clientName: z.string(),
   /** Masked. */
@@ -209,8 +227,18 @@ export const deviceLoginInfoSchema = z.object({
   /** Seconds left. */
   expiresIn: z.number().int(),
   publickeyCredentialRequestOptions: requestOptionsJsonSchema,
+  requester: deviceLoginRequesterSchema,
 });
 export type DeviceLoginInfo = z.infer<typeof deviceLoginInfoSchema>;
+
+/** POST /api/v2/device-login/deny: the person asked to approve refuses ("No, it's not me"). */
+export const deviceLoginDenyBodySchema = requestBody({
+  challenge: challengeSchema,
+  oauthChallenge: challengeSchema,
+});
+export type DeviceLoginDenyBody = z.output<typeof deviceLoginDenyBodySchema>;
+export const deviceLoginDenyResponseSchema = z.object({ denied: z.literal(true) });
+export type DeviceLoginDenyResponse = z.infer<typeof deviceLoginDenyResponseSchema>;
 
 /** POST /api/v2/device-login/poll: 409 with code 1200 until approved; then `redirectTo`, once. */
 export const deviceLoginPollBodySchema = requestBody({

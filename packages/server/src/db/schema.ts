@@ -274,10 +274,14 @@ export interface WebauthnChallengesTable {
   webauthn_challenge: string | null;
   /** Keyed hash of a device sign-in's redirect URL key. */
   redirect_key_hash: string | null;
-  /** pending, approved (device sign-in asserted) or consumed. */
+  /** pending, approved (device sign-in asserted), consumed, or denied (refused on the device asked to approve it). */
   state: string;
   expires_at: Millis;
   created_at: Millis;
+  /** The address of the browser that asked for a device sign-in (null for other challenges and older rows). */
+  requester_ip: string | null;
+  /** Its User-Agent header, cut to 512 characters. */
+  requester_user_agent: string | null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type {
   CodeChallengeResponse,
   DeviceLoginChallengeResponse,
+  DeviceLoginDenyResponse,
   DeviceLoginInfo,
   DeviceLoginPollResponse,
   WebauthnCredentialList,
@@ -55,6 +56,8 @@ export const deviceLoginApi = {
   /** The assertion of a registered device approves the request (from this device or the second one). */
   approve: (body: { challenge: string; oauthChallenge: string; publickeyCredential: AuthenticationResponseJSON; clientId?: string }) =>
     api.post<{ approved: true }>('/v2/resolve-challenge', { challengeType: 'AUTHN_WEBAUTHN', ...body }),
+  /** "No, it's not me": the request can no longer be approved, and the first device stops waiting. */
+  deny: (body: { challenge: string; oauthChallenge: string }) => api.post<DeviceLoginDenyResponse>('/v2/device-login/deny', { ...body }),
   /** 409/1200 while pending; `redirectTo` once approved. */
   poll: (body: { challenge: string; redirectUrlKey: string; oauthChallenge: string }) => api.post<DeviceLoginPollResponse>('/v2/device-login/poll', { ...body }),
 };

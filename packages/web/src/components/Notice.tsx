@@ -4,12 +4,13 @@ import { alpha } from '@mui/material/styles';
 import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
 import InfoOutlined from '@mui/icons-material/InfoOutlined';
 import SuccessOutlined from '@mui/icons-material/CheckCircleOutlineOutlined';
+import WarningOutlined from '@mui/icons-material/WarningAmberOutlined';
 
-const icons = { error: ErrorOutline, info: InfoOutlined, success: SuccessOutlined };
+const icons = { error: ErrorOutline, info: InfoOutlined, success: SuccessOutlined, warning: WarningOutlined };
 
 interface NoticeProps {
   message: string | null | undefined;
-  severity?: 'error' | 'info' | 'success';
+  severity?: 'error' | 'info' | 'success' | 'warning';
   /** Take the focus when the message appears (default); off for a message shown on arrival. */
   autoFocus?: boolean;
 }

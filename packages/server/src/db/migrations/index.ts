@@ -16,6 +16,7 @@ import * as adminRoles from './2026-12-04-admin-roles.ts';
 import * as passkeys from './2026-12-05-passkeys.ts';
 import * as adminUserSearch from './2026-12-06-admin-user-search.ts';
 import * as searchStatistics from './2026-12-07-search-statistics.ts';
+import * as deviceLoginRequester from './2026-12-08-device-login-requester.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-05-passkeys': passkeys,
   '2026-12-06-admin-user-search': adminUserSearch,
   '2026-12-07-search-statistics': searchStatistics,
+  '2026-12-08-device-login-requester': deviceLoginRequester,
 };

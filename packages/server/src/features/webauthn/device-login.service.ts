@@ -7,6 +7,7 @@ import {
   classifyUsername,
   normalizeUsername,
   type DeviceLoginChallengeResponse,
+  type DeviceLoginDenyBody,
   type DeviceLoginInfo,
   type DeviceLoginPollBody,
   type DeviceLoginPollResponse,
@@ -16,6 +17,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { UserRow, WebauthnChallengeRow, WebauthnCredentialRow } from '../../db/schema.ts';
 import { randomToken } from '../../lib/ids.ts';
+import { describeUserAgent } from '../../lib/user-agent.ts';
+import type { PlaceLookup } from '../sessions/geoip.ts';
 import { parseJson } from '../../lib/json.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { accountLocked } from '../login-flow/lockout.ts';
@@ -48,7 +51,7 @@ class NotApproved extends Error {
  * request. The first device's poll, with the key, then finishes its sign-in, once.
  * Needs the tenant's webauthnAllowed (1303) and the client's webauthn:login (1301).
  */
-export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Partial<WebauthnTtls> } = {}) {
+export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Partial<WebauthnTtls>; place?: PlaceLookup | undefined } = {}) {
   const ttls: WebauthnTtls = { ...DEFAULT_TTLS, ...options.ttls };
   const rp = relyingPartyOf(ctx.config);
 
@@ -98,6 +101,16 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
     return row;
   }
 
+  function requesterOf(row: WebauthnChallengeRow, locale: string): DeviceLoginInfo['requester'] {
+    const place = row.requester_ip && options.place ? options.place(row.requester_ip, locale) : undefined;
+    return {
+      ...describeUserAgent(row.requester_user_agent ?? undefined),
+      ip: row.requester_ip,
+      ...(place ? { place } : {}),
+      requestedAt: new Date(row.created_at).toISOString(),
+    };
+  }
+
   return {
     /** Whether `challenge` is a device sign-in request of the interaction `oauthChallenge` still waiting for approval. */
     async isPendingFor(challenge: string, oauthChallenge: string): Promise<boolean> {
@@ -143,6 +156,8 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
         interactionUid: interaction.uid,
         webauthnChallenge: options.challenge,
         redirectKeyHash: redirectKeyHash(ctx.keys, redirectUrlKey),
+        requesterIp: meta.ip,
+        requesterUserAgent: meta.userAgent,
         expiresAt: now + ttls.deviceLoginMs,
         at: now,
       });
@@ -157,8 +172,12 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
       };
     },
 
-    /** GET /api/v2/device-login/{challenge}: what the verify-device page (second device) shows and asks its authenticator. */
-    async info(challenge: string, oauthChallenge: string): Promise<DeviceLoginInfo> {
+    /**
+     * GET /api/v2/device-login/{challenge}: what the verify-device page (second device) shows and asks
+     * its authenticator, with where the request comes from: a link sent by someone else names a
+     * browser and place the person does not recognise (`locale`: the language of the place name).
+     */
+    async info(challenge: string, oauthChallenge: string, locale: string): Promise<DeviceLoginInfo> {
       const row = await requestOf(challenge, oauthChallenge);
       if (row.state !== 'pending') throw expired();
       await interactionOf(oauthChallenge);
@@ -170,7 +189,23 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
         username: maskDestination(user.email ?? user.phone_number ?? ''),
         expiresIn: Math.max(0, Math.ceil((row.expires_at - Date.now()) / 1000)),
         publickeyCredentialRequestOptions: await requestOptions(row.webauthn_challenge, await activeDevices(user.id)),
+        requester: requesterOf(row, locale),
       };
+    },
+
+    /**
+     * POST /api/v2/device-login/deny: "No, it's not me" on the device asked to approve. The request
+     * can then be neither approved nor collected, so a link sent by a stranger cannot be approved
+     * later by mistake, and the first device's poll stops waiting (1026).
+     */
+    async deny(body: DeviceLoginDenyBody, meta: VisitorMeta): Promise<{ denied: true }> {
+      // As resolve: guessing requests to refuse them is no cheaper than guessing them to approve them.
+      await consume(ctx.rateLimits.loginPerIp, meta.ip);
+      const row = await requestOf(body.challenge, body.oauthChallenge);
+      if (row.state !== 'pending') throw expired();
+      if (!(await createWebauthnQueries(ctx.db).transition(row.id, 'pending', 'denied', Date.now()))) throw expired();
+      await ctx.audit.record({ tenantId: row.tenant_id, clientId: row.client_id, userId: row.user_id, ip: meta.ip, userAgent: meta.userAgent, type: 'webauthn.login_denied' });
+      return { denied: true };
     },
 
     /** POST /api/v2/resolve-challenge for AUTHN_WEBAUTHN: the assertion approves the request (400/1102 when it is not right). */

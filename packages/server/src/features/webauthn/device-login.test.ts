@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TestBrowser } from '../../../test/browser.ts';
@@ -5,6 +8,7 @@ import { authorizationRequest, finishSignIn, relyingParty, startSignIn } from '.
 import { accountSignIn, createAccount } from '../../../test/account.ts';
 import { auditTypes, createClient, createTenant, postJson } from '../../../test/visitor.ts';
 import { SoftwareAuthenticator } from '../../../test/software-authenticator.ts';
+import { writeTinyMmdb } from '../../../test/mmdb.ts';
 import { accountWithDevice, activateDevice, registerDevice } from '../../../test/webauthn.ts';
 import { createDeviceLoginService } from './device-login.service.ts';
 
@@ -15,9 +19,11 @@ describe('sign in with a device', () => {
   const resolve = (body: Record<string, unknown>) => postJson(server.url, '/api/v2/resolve-challenge', { challenge_type: 'AUTHN_WEBAUTHN', ...body });
   const poll = (body: Record<string, unknown>) => postJson(server.url, '/api/v2/device-login/poll', body);
 
-  /** A sign-in started by the demo-app relying party in a browser of its own. */
-  async function begin(clientId = 'demo-app') {
-    const browser = new TestBrowser();
+  const dir = mkdtempSync(join(tmpdir(), 'passgate-device-login-'));
+
+  /** A sign-in started by the demo-app relying party in a browser of its own (sending `userAgent`, when given). */
+  async function begin(clientId = 'demo-app', userAgent?: string) {
+    const browser = new TestBrowser(userAgent);
     const rp = await relyingParty(server.url, clientId, clientId === 'demo-app' ? 'demo-secret' : undefined);
     const auth = await authorizationRequest(rp);
     const challenge = await startSignIn(browser, server.url, auth);
@@ -25,8 +31,8 @@ describe('sign in with a device', () => {
   }
 
   /** A sign-in and its device sign-in request for `username`. */
-  async function request(username: string) {
-    const flow = await begin();
+  async function request(username: string, userAgent?: string) {
+    const flow = await begin('demo-app', userAgent);
     const answer = await getChallenge({ client_id: 'demo-app', oauth_challenge: flow.challenge, username });
     expect(answer.status).toBe(200);
     const { challenge, challengeRequest } = answer.body;
@@ -36,12 +42,18 @@ describe('sign in with a device', () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { CODE_SENDS_PER_IP_PER_HOUR: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' } });
+    // Every request of these tests comes from 127.0.0.1, which this little database places in Hanoi.
+    const geoip = join(dir, 'city.mmdb');
+    writeTinyMmdb(geoip, '127.0.0.0', 8, { city: { names: { en: 'Hanoi' } }, country: { iso_code: 'VN', names: { en: 'Vietnam' } } });
+    server = await startTestServer({ env: { CODE_SENDS_PER_IP_PER_HOUR: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000', GEOIP_DB: geoip } });
     await createTenant(server.ctx, { id: 'no-devices', webauthnAllowed: false });
     await createClient(server.ctx, server.url, { id: 'no-devices-app', tenantId: 'no-devices' });
     await createClient(server.ctx, server.url, { id: 'password-only', tenantId: 'demo', permissions: ['users:email:login'] });
   });
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('signs in on this device: request, assertion, poll, and the relying party gets tokens for the user', async () => {
     const { userId, authenticator, webauthnCredentialId } = await accountWithDevice(server.ctx, server.url, 'login-1@example.com');
@@ -215,5 +227,89 @@ describe('sign in with a device', () => {
     expect(await resolve({ challenge: r.challenge, oauth_challenge: r.pollBody.oauth_challenge, publickey_credential: authenticator.assert(r.options) })).toMatchObject({ status: 200 });
     await server.ctx.db.updateTable('users').set({ status: 'disabled' }).where('id', '=', userId).execute();
     expect(await poll(r.pollBody)).toMatchObject({ status: 403, body: { error: { code: 1012 } } });
+  });
+  // The phishing this guards against: a stranger starts a device sign-in for the victim's username
+  // in their own browser and sends the victim the verify-device link ("verify your account").
+  const ATTACKER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+  const VICTIM_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+  const infoOf = (browser: TestBrowser, r: { challenge: string; pollBody: { oauth_challenge: string } }, language = 'en') =>
+    browser.fetch(`${server.url}/api/v2/device-login/${r.challenge}?oauth_challenge=${r.pollBody.oauth_challenge}`, { headers: { 'accept-language': language } });
+  const deny = (browser: TestBrowser, body: Record<string, unknown>) => browser.postJson(`${server.url}/api/v2/device-login/deny`, body);
+
+  it('shows the device asked to approve the browser, address, place and time of the browser that asked, not its own', async () => {
+    const { userId } = await accountWithDevice(server.ctx, server.url, 'login-8@example.com');
+    const before = Date.now();
+    // A header longer than anyone's is stored cut to 512 characters.
+    const r = await request('login-8@example.com', `${ATTACKER_UA} ${'x'.repeat(2000)}`);
+    const stored = await server.ctx.db.selectFrom('webauthn_challenges').selectAll().where('user_id', '=', userId).where('type', '=', 'authn').executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ requester_ip: '127.0.0.1' });
+    expect(stored.requester_user_agent).toHaveLength(512);
+    expect(stored.requester_user_agent?.startsWith(ATTACKER_UA)).toBe(true);
+
+    const victim = new TestBrowser(VICTIM_UA);
+    const info = await infoOf(victim, r);
+    expect(info.status).toBe(200);
+    const body = (await info.json()) as { requester: { browser: string; os: string; ip: string; place?: string; requestedAt: string } };
+    expect(body.requester).toEqual({ browser: 'Chrome 156', os: 'Linux', ip: '127.0.0.1', place: 'Hanoi, Vietnam', requestedAt: expect.any(String) });
+    expect(Date.parse(body.requester.requestedAt)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(Date.parse(body.requester.requestedAt)).toBeLessThanOrEqual(Date.now());
+    // The place in the reader's language.
+    const inVietnamese = (await (await infoOf(victim, r, 'vi')).json()) as { requester: { place?: string } };
+    expect(inVietnamese.requester.place).toBe('Hanoi, Việt Nam');
+  });
+
+  it('"No, it\'s not me": the refused request can be neither approved nor collected, and the refusal is audited', async () => {
+    const { userId, authenticator } = await accountWithDevice(server.ctx, server.url, 'login-9@example.com');
+    const sessionsOf = async (id: string) => (await server.ctx.db.selectFrom('session_activity').select('session_uid').where('user_id', '=', id).execute()).map((r) => r.session_uid).sort();
+    const sessionsBefore = await sessionsOf(userId);
+    const attacker = await request('login-9@example.com', ATTACKER_UA);
+    expect(await poll(attacker.pollBody)).toMatchObject({ status: 409, body: { error: { code: 1200 } } });
+
+    const victim = new TestBrowser(VICTIM_UA);
+    const link = new URL(attacker.answer.verifyUrl);
+    const body = { challenge: link.searchParams.get('authnChallenge'), oauth_challenge: link.searchParams.get('challenge') };
+    const refused = await deny(victim, body);
+    expect(refused.status).toBe(200);
+    expect(await refused.json()).toEqual({ denied: true });
+
+    const expired = { status: 400, body: { error: { code: 1026, field: 'challenge' } } };
+    // A second refusal, the verify-device page, and a genuine assertion afterwards (a mistaken Continue): all refused.
+    const again = await deny(victim, body);
+    expect({ status: again.status, body: await again.json() }).toMatchObject(expired);
+    expect((await infoOf(victim, attacker)).status).toBe(400);
+    expect(await resolve({ ...body, publickey_credential: authenticator.assert(attacker.options) })).toMatchObject(expired);
+    // The attacker's browser stops waiting and gets no sign-in.
+    expect(await poll(attacker.pollBody)).toMatchObject(expired);
+    const row = await server.ctx.db.selectFrom('webauthn_challenges').select('state').where('user_id', '=', userId).where('type', '=', 'authn').executeTakeFirstOrThrow();
+    expect(row.state).toBe('denied');
+    // No new provider session was opened for the account (the one it has is the set-up's, in the account area).
+    expect(await sessionsOf(userId)).toEqual(sessionsBefore);
+
+    const types = await auditTypes(server.ctx, userId);
+    expect(types).toContain('webauthn.login_denied');
+    expect(types).not.toContain('webauthn.login');
+    const event = await server.ctx.db.selectFrom('audit_events').selectAll().where('user_id', '=', userId).where('type', '=', 'webauthn.login_denied').executeTakeFirstOrThrow();
+    expect(event).toMatchObject({ tenant_id: 'demo', client_id: 'demo-app', ip: '127.0.0.1', user_agent: VICTIM_UA });
+  });
+
+  it('lists the refusal and the requester in the OpenAPI document, the body in snake_case', async () => {
+    const doc = (await (await fetch(`${server.url}/api/docs`)).json()) as any;
+    expect(Object.keys(doc.paths['/api/v2/device-login/deny'].post.requestBody.content['application/json'].schema.properties)).toEqual(['challenge', 'oauth_challenge']);
+    expect(JSON.stringify(doc.paths['/api/v2/device-login/deny'].post.responses['200'])).toContain('denied');
+    expect(JSON.stringify(doc.paths['/api/v2/device-login/{challenge}'].get.responses['200'])).toContain('requestedAt');
+  });
+
+  it('refuses to deny an unknown request, or one of another sign-in', async () => {
+    await accountWithDevice(server.ctx, server.url, 'login-10@example.com');
+    const r = await request('login-10@example.com');
+    const stranger = new TestBrowser();
+    const unknown = await deny(stranger, { challenge: 'no-such-request', oauth_challenge: r.pollBody.oauth_challenge });
+    expect({ status: unknown.status, body: await unknown.json() }).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'challenge' } } });
+    const foreign = await deny(stranger, { challenge: r.challenge, oauth_challenge: 'someone-elses-challenge' });
+    expect(foreign.status).toBe(400);
+    const missing = await deny(stranger, { challenge: r.challenge });
+    expect({ status: missing.status, body: await missing.json() }).toMatchObject({ status: 400, body: { error: { code: 1001 } } });
+    // Still pending: nothing was refused.
+    expect(await poll(r.pollBody)).toMatchObject({ status: 409, body: { error: { code: 1200 } } });
   });
 });

@@ -3,8 +3,11 @@ import type { Database, WebauthnChallengeRow, WebauthnCredentialRow } from '../.
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+/** The header is the caller's to make as long as it likes; the column (and the parser) stop at 512. */
+const MAX_USER_AGENT = 512;
+
 export type ChallengeKind = 'registration' | 'activation' | 'deletion' | 'authn';
-export type ChallengeState = 'pending' | 'approved' | 'consumed';
+export type ChallengeState = 'pending' | 'approved' | 'consumed' | 'denied';
 
 export interface NewCredential {
   id: string;
@@ -32,6 +35,9 @@ export interface NewChallenge {
   credentialId?: string | null;
   webauthnChallenge?: string | null;
   redirectKeyHash?: string | null;
+  /** A device sign-in's first device: its address and User-Agent header (cut here to the column's 512). */
+  requesterIp?: string | null;
+  requesterUserAgent?: string | null;
   expiresAt: number;
   at: number;
 }
@@ -126,6 +132,8 @@ export function createWebauthnQueries(db: Executor) {
           state: 'pending',
           expires_at: c.expiresAt,
           created_at: c.at,
+          requester_ip: c.requesterIp ?? null,
+          requester_user_agent: c.requesterUserAgent ? c.requesterUserAgent.slice(0, MAX_USER_AGENT) : null,
         })
         .execute();
     },

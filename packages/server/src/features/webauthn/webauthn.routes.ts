@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   codeChallengeResponseSchema,
+  deviceLoginDenyBodySchema,
+  deviceLoginDenyResponseSchema,
   deviceLoginInfoSchema,
   deviceLoginParamsSchema,
   deviceLoginPollBodySchema,
@@ -22,6 +24,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { authenticateAccount } from '../../plugins/account-auth.ts';
 import { signedIn } from '../account/signed-in.ts';
+import { openPlaceLookup } from '../sessions/geoip.ts';
 import { visitorMeta } from '../login-flow/visitor-input.ts';
 import { kindOfType } from './device-codes.service.ts';
 import { createDeviceLoginService } from './device-login.service.ts';
@@ -44,14 +47,16 @@ const CODE_ERRORS = '1291 (429) a code was sent less than 60 s ago; 1290 (429) t
 /**
  * WebAuthn devices (issue 6): the account area's list, registration, activation and deletion, and
  * sign-in with a device. The challenge calls of SPEC.md section 7 (/api/v2/get-challenge,
- * /api/v2/resolve-challenge) serve both; /api/v2/resend-challenge, /api/v2/device-login/{challenge}
- * and /api/v2/device-login/poll are the paths the spec leaves open.
+ * /api/v2/resolve-challenge) serve both; /api/v2/resend-challenge, /api/v2/device-login/{challenge},
+ * /api/v2/device-login/poll and /api/v2/device-login/deny are the paths the spec leaves open.
  */
 export async function webauthnRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const auth = signedIn(ctx);
   const devices = createWebauthnDevicesService(ctx);
-  const deviceLogin = createDeviceLoginService(ctx);
+  // Opened once, as for the session list: the verify-device page names the requester's place with it.
+  const place = ctx.config.geoipDb ? await openPlaceLookup(ctx.config.geoipDb) : undefined;
+  const deviceLogin = createDeviceLoginService(ctx, { place });
 
   api.get('/api/v1/webauthn-credentials/me', {
     schema: {
@@ -165,13 +170,15 @@ export async function webauthnRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       tags,
       summary: 'A device sign-in request, for the verify-device page of another device',
       description:
-        '`challenge` is the request (authnChallenge of the QR link), `oauth_challenge` the sign-in challenge. Answers the client\'s name, the masked username, the seconds left ' +
-        'and the request options to assert with. 1026 (field challenge) expired, used or unknown request, or another sign-in\'s; 1303, 1301 (403).',
+        '`challenge` is the request (authnChallenge of the QR link), `oauth_challenge` the sign-in challenge. Answers the client\'s name, the masked username, the seconds left, ' +
+        'the request options to assert with, and `requester`: the browser and OS (from its user agent), address, `place` (only when the server has a local GeoIP database, ' +
+        'named in the Accept-Language) and time of the browser that asked, so the person can tell whether it is their own sign-in. ' +
+        '1026 (field challenge) expired, used, refused or unknown request, or another sign-in\'s; 1303, 1301 (403).',
       params: deviceLoginParamsSchema,
       querystring: deviceLoginQuerySchema,
       response: { 200: deviceLoginInfoSchema, ...errors },
     },
-    handler: (request) => deviceLogin.info(request.params.challenge, request.query.oauth_challenge),
+    handler: (request) => deviceLogin.info(request.params.challenge, request.query.oauth_challenge, visitorMeta(request).locale),
   });
 
   api.post('/api/v2/device-login/poll', {
@@ -185,5 +192,19 @@ export async function webauthnRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       response: { 200: deviceLoginPollResponseSchema, ...errors },
     },
     handler: (request) => deviceLogin.poll(request.body, visitorMeta(request)),
+  });
+
+  api.post('/api/v2/device-login/deny', {
+    schema: {
+      tags,
+      summary: 'Refuse a device sign-in request ("No, it\'s not me", on the verify-device page)',
+      description:
+        '`challenge` is the request (authnChallenge of the QR link), `oauth_challenge` the sign-in challenge. A pending request becomes refused, once: it can no longer ' +
+        'be approved, and the first device\'s poll answers 1026. Audited as webauthn.login_denied. Answers `denied: true`. ' +
+        '1026 (field challenge) expired, used, already refused or unknown request, or another sign-in\'s; 1290 (429) too many attempts.',
+      body: deviceLoginDenyBodySchema,
+      response: { 200: deviceLoginDenyResponseSchema, ...errors },
+    },
+    handler: (request) => deviceLogin.deny(request.body, visitorMeta(request)),
   });
 }

@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { DEVICE_VERIFY_REDIRECT_SECONDS } from '@passgate/contract/rules';
-import type { LoginRequestInfo } from '@passgate/contract';
+import type { DeviceLoginRequester, LoginRequestInfo } from '@passgate/contract';
 import { deviceLoginApi, type DeviceLoginRequest } from '../../api/webauthn.ts';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { Loading } from '../../components/Loading.tsx';
@@ -33,7 +33,33 @@ export default function VerifyDevice() {
   );
 }
 
-type Step = { kind: 'loading' } | { kind: 'ready'; request: DeviceLoginRequest } | { kind: 'verifying'; request: DeviceLoginRequest } | { kind: 'done' } | { kind: 'failed' };
+type Step =
+  | { kind: 'loading' }
+  | { kind: 'ready'; request: DeviceLoginRequest }
+  | { kind: 'verifying'; request: DeviceLoginRequest }
+  | { kind: 'denying'; request: DeviceLoginRequest }
+  | { kind: 'done' }
+  | { kind: 'denied' }
+  | { kind: 'failed' };
+
+/**
+ * 'Chrome 156 on Linux · near Hanoi, Vietnam · IP 203.0.113.5 · at 08:15', leaving out what is not
+ * known: someone sent a link by a stranger sees a browser, place and time that are not theirs.
+ */
+function useRequesterLine(requester: DeviceLoginRequester): string {
+  const { t, i18n } = useTranslation();
+  const device = requester.browser && requester.os ? t('deviceLogin.requester.browserOnOs', { browser: requester.browser, os: requester.os }) : requester.browser || requester.os;
+  const at = new Date(requester.requestedAt);
+  const time = Number.isNaN(at.getTime()) ? '' : new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-GB' : 'vi-VN', { timeStyle: 'short' }).format(at);
+  return [
+    device,
+    requester.place ? t('deviceLogin.requester.near', { place: requester.place }) : '',
+    requester.ip ? t('deviceLogin.requester.ip', { ip: requester.ip }) : '',
+    time ? t('deviceLogin.requester.at', { time }) : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
 
 function Confirmation({ info, authnChallenge }: { info: LoginRequestInfo; authnChallenge: string }) {
   const { t } = useTranslation();
@@ -67,6 +93,17 @@ function Confirmation({ info, authnChallenge }: { info: LoginRequestInfo; authnC
     }
   };
 
+  const deny = async (request: DeviceLoginRequest) => {
+    setStep({ kind: 'denying', request });
+    try {
+      await deviceLoginApi.deny({ challenge: authnChallenge, oauthChallenge: info.challenge });
+      setStep({ kind: 'denied' });
+    } catch {
+      // Expired or already used: the link is spent either way.
+      setStep({ kind: 'failed' });
+    }
+  };
+
   if (step.kind === 'loading') return <Loading />;
   if (step.kind === 'failed') {
     return (
@@ -86,14 +123,29 @@ function Confirmation({ info, authnChallenge }: { info: LoginRequestInfo; authnC
       </>
     );
   }
+  if (step.kind === 'denied') {
+    return (
+      <>
+        <Notice severity="success" message={t('deviceLogin.denied')} />
+        <ActionButton variant="outlined" size="large" fullWidth onClick={() => void navigate(DASHBOARD)}>
+          {t('deviceLogin.toAccount')}
+        </ActionButton>
+      </>
+    );
+  }
 
-  const { request } = step;
+  return <Request request={step.request} busy={step.kind} onContinue={() => void verify(step.request)} onDeny={() => void deny(step.request)} />;
+}
+
+function Request({ request, busy, onContinue, onDeny }: { request: DeviceLoginRequest; busy: 'ready' | 'verifying' | 'denying'; onContinue: () => void; onDeny: () => void }) {
+  const { t } = useTranslation();
+  const requester = useRequesterLine(request.requester);
   return (
     <Box
       component="section"
       role="dialog"
       aria-labelledby="verify-device-title"
-      aria-describedby="verify-device-question"
+      aria-describedby="verify-device-requester verify-device-question"
       sx={{ p: 2.5, border: 1, borderColor: 'divider', borderRadius: 2, textAlign: 'center' }}
     >
       <Typography id="verify-device-title" variant="h2" sx={{ overflowWrap: 'anywhere' }}>
@@ -107,11 +159,20 @@ function Confirmation({ info, authnChallenge }: { info: LoginRequestInfo; authnC
           {t('deviceLogin.account', { username: request.username })}
         </Typography>
       )}
-      <Typography id="verify-device-question" sx={{ mt: 2 }}>
+      <Typography id="verify-device-requester" variant="body2" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
+        {t('deviceLogin.requester.label')} {requester}
+      </Typography>
+      <Box sx={{ mt: 2, textAlign: 'start' }}>
+        <Notice severity="warning" autoFocus={false} message={t('deviceLogin.warning')} />
+      </Box>
+      <Typography id="verify-device-question" sx={{ mt: 1 }}>
         {t('deviceLogin.question')}
       </Typography>
-      <ActionButton variant="contained" size="large" fullWidth disabled={step.kind === 'verifying'} sx={{ mt: 3 }} onClick={() => void verify(request)}>
-        {step.kind === 'verifying' ? t('deviceLogin.verifying') : t('common.continue')}
+      <ActionButton variant="contained" size="large" fullWidth disabled={busy !== 'ready'} sx={{ mt: 3 }} onClick={onContinue}>
+        {busy === 'verifying' ? t('deviceLogin.verifying') : t('common.continue')}
+      </ActionButton>
+      <ActionButton variant="outlined" size="large" fullWidth disabled={busy !== 'ready'} sx={{ mt: 1.5 }} onClick={onDeny}>
+        {busy === 'denying' ? t('deviceLogin.denying') : t('deviceLogin.deny')}
       </ActionButton>
     </Box>
   );
