@@ -128,7 +128,7 @@ export class DeviceLoginPage extends FlowScreen {
   }
 }
 
-/** /login/webauthn/verify-device on the second device: 'You are logging on to' the client, Continue. */
+/** /login/webauthn/verify-device on the second device: 'You are logging on to' the client, who asked, Continue or 'No, it's not me'. */
 export class VerifyDevicePage extends FlowScreen {
   confirmation(clientName: string): Locator {
     return this.page.getByRole('dialog', { name: `${this.t('deviceLogin.loggingOnTo')} ${clientName}`, exact: true });
@@ -138,6 +138,22 @@ export class VerifyDevicePage extends FlowScreen {
   }
   get continue(): Locator {
     return this.page.getByRole('button', { name: this.t('common.continue'), exact: true });
+  }
+  /** 'Requested from: Chrome 131 on Linux · IP … · at 08:15': the browser that asked for the sign-in. */
+  get requester(): Locator {
+    return this.page.getByText(new RegExp(`^${escapeRegExp(this.t('deviceLogin.requester.label'))} `));
+  }
+  get warning(): Locator {
+    return this.page.getByRole('alert').filter({ hasText: this.t('deviceLogin.warning') });
+  }
+  get deny(): Locator {
+    return this.page.getByRole('button', { name: this.t('deviceLogin.deny'), exact: true });
+  }
+  get denied(): Locator {
+    return this.page.getByRole('alert').filter({ hasText: this.t('deviceLogin.denied') });
+  }
+  get toAccount(): Locator {
+    return this.page.getByRole('button', { name: this.t('deviceLogin.toAccount'), exact: true });
   }
   get verified(): Locator {
     return this.page.getByRole('alert').filter({ hasText: this.t('deviceLogin.verified') });

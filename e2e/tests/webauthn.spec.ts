@@ -188,6 +188,10 @@ test.describe('devices (WebAuthn)', () => {
       await second.goto(link);
       const verify = new VerifyDevicePage(second, 'vi');
       await expect(verify.confirmation(DEMO_APP.name)).toBeVisible();
+      // The first browser (Chromium, on this machine's address) is named, not the second's own.
+      await expect(verify.requester).toContainText('Chrome');
+      await expect(verify.requester).toContainText('IP ');
+      await expect(verify.warning).toBeVisible();
       await expect(verify.question).toBeVisible();
       await saveWideAndNarrow(second, 'webauthn-verify-device', 'vi');
       await verify.continue.click();
@@ -199,6 +203,57 @@ test.describe('devices (WebAuthn)', () => {
       await new DemoPage(page).expectSignedIn('Demo App', DEMO_APP.id, { name: account.name, email: account.username });
       // The second device goes on to the account area after its 5 s.
       await expect(second).toHaveURL(/\/(user\/dashboard|login\?)/, { timeout: 15_000 });
+    } finally {
+      await secondContext.close();
+    }
+  });
+
+  test('"No, it\'s not me" on the device sent the link: the first browser stops waiting and nobody is signed in', async ({ page, browser }) => {
+    test.setTimeout(150_000);
+    const first = await VirtualAuthenticator.attach(page);
+    const account = newAccount(uniqueEmail('webauthn-deny'), 'Phạm Thu Trang');
+    await createActiveAccount(page.request, account);
+    await signInToAccountArea(page, account);
+    await registerDevice(page, account, 'Điện thoại của Trang');
+
+    // The first browser plays the stranger who typed the victim's username: it holds no key, so it shows the QR code.
+    const [credential] = await first.credentials();
+    await first.clear();
+    const secondContext = await browser.newContext();
+    try {
+      const second = await secondContext.newPage();
+      const secondAuthenticator = await VirtualAuthenticator.attach(second);
+      await secondAuthenticator.add(credential!);
+
+      const deviceLogin = await openDeviceLoginFromDemo(page);
+      await deviceLogin.logIn(account.username);
+      await expect(deviceLogin.qrDialog).toBeVisible({ timeout: 30_000 });
+      const link = (await deviceLogin.qrLink.getAttribute('href'))!;
+
+      await second.goto(link);
+      const verify = new VerifyDevicePage(second, 'vi');
+      await expect(verify.confirmation(DEMO_APP.name)).toBeVisible();
+      await expect(verify.warning).toBeVisible();
+      await verify.deny.click();
+      await expect(verify.denied).toBeVisible();
+      await expect(verify.continue).toHaveCount(0);
+      await expect(verify.toAccount).toBeVisible();
+      const signCount = (await secondAuthenticator.credentials())[0]!.signCount;
+
+      // The first browser's poll is answered 'expired': it stops waiting and says its sign-in request has ended, signed in nowhere.
+      await expect(deviceLogin.qrDialog).toBeHidden({ timeout: 15_000 });
+      const ended = page.getByRole('heading', { level: 1, name: tr('vi', 'requestGone.heading') });
+      await expect(ended).toBeVisible();
+      expect(new URL(page.url()).pathname).not.toMatch(/^\/demo/);
+      // The refused link offers nothing to approve afterwards (the request or the whole sign-in is over).
+      await second.goto(link);
+      const again = new VerifyDevicePage(second, 'vi');
+      const over = second.getByRole('heading', { level: 1, name: tr('vi', 'requestGone.heading') }).or(again.alert.filter({ hasText: tr('vi', 'messages.verifyDeviceFailed') }));
+      await expect(over).toBeVisible();
+      await expect(again.continue).toHaveCount(0);
+      expect((await secondAuthenticator.credentials())[0]!.signCount).toBe(signCount);
+      await expect(ended).toBeVisible();
+      expect(new URL(page.url()).pathname).not.toMatch(/^\/demo/);
     } finally {
       await secondContext.close();
     }
