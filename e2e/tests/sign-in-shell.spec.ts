@@ -19,8 +19,10 @@ async function logoBoxes(browser: Browser, client: SeededClient, screen: '/login
   const still = await browser.newContext({ javaScriptEnabled: false, viewport });
   const stillPage = await still.newPage();
   await stillPage.goto(await signInAddress(stillPage, client, screen));
-  const shellLogo = stillPage.locator(`${SHELL} img[src$="-logo.svg"]`);
+  const shellLogo = stillPage.locator(`${SHELL} .pg-shell-card img`);
   await expect(shellLogo).toBeVisible();
+  // The seeded logo is a small picture of the build: it comes in the page, painted with its first frame.
+  await expect(shellLogo).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/);
   await expect(stillPage.locator(`${SHELL} noscript`)).toHaveCount(1);
   await saveScreenshot(stillPage, `sign-in-shell-${client.id}${screen.replace('/', '-')}-${width}`);
   const shellBox = await shellLogo.boundingBox();

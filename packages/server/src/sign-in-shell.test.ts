@@ -29,6 +29,16 @@ describe('signInShell', () => {
     expect(html).toContain('src="https://x/&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
   });
 
+  it('paints the pictures the page carries (data: addresses) in place of their addresses', () => {
+    const data = (href: string) => (href.startsWith('/themes/') ? `data:image/svg+xml;base64,${Buffer.from(href).toString('base64')}` : undefined);
+    const html = signInShell('/login', client({ iconUri: '/themes/icon.svg' }, '/themes/logo.svg'), data);
+    expect(html).toContain(`<img class="pg-shell-icon" src="${data('/themes/icon.svg')}" alt="">`);
+    expect(html).toContain(`<img src="${data('/themes/logo.svg')}" alt="" fetchpriority="high"`);
+    expect(html).toContain(`url(&quot;${data('/themes/default-bg.svg')}&quot;)`);
+    // What the inliner does not carry keeps its address.
+    expect(signInShell('/login', client({}, 'https://cdn.example/logo.png'), data)).toContain('<img src="https://cdn.example/logo.png"');
+  });
+
   it('has nothing for other screens, and goes before the root element', () => {
     expect(signInShell('/password/recover', client({}))).toBe('');
     expect(injectShell('<body><div id="root"></div>', '<div id="s"></div>')).toBe('<body><div id="s"></div><div id="root"></div>');

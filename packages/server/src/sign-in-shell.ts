@@ -1,6 +1,7 @@
 import type { PublicClient } from '@passgate/contract';
 import { HEX_COLOUR_PATTERN } from '@passgate/contract';
 import { escapeAttribute, isFetchableImage } from './spa-head.ts';
+import type { ImageInliner } from './inline-images.ts';
 
 /** The element the SPA removes once its own screen shows (packages/web/src/lib/sign-in-shell.ts). */
 export const SHELL_ELEMENT_ID = 'passgate-shell';
@@ -56,20 +57,25 @@ export function hasSignInShell(path: string): boolean {
  * page. It covers the page until the SPA's own screen is in place, and is hidden from assistive
  * technology, which reads the real screen.
  */
-export function signInShell(path: string, client: PublicClient): string {
+export function signInShell(path: string, client: PublicClient, inline: ImageInliner = () => undefined): string {
   const logo = LOGO_OF_PAGE[path];
   if (!logo) return '';
+  // A picture the page carries itself paints with the first frame (see inline-images.ts).
+  const source = (href: string) => inline(href) ?? href;
   const theme = client.theme;
   const ownColour = theme.backgroundColor && HEX_COLOUR_PATTERN.test(theme.backgroundColor) ? theme.backgroundColor : undefined;
   const ownPicture = theme.backgroundImageUri && isFetchableImage(theme.backgroundImageUri) ? theme.backgroundImageUri : undefined;
-  const picture = `url(&quot;${escapeAttribute(encodeURI(ownPicture ?? DEFAULT_BACKGROUND_IMAGE))}&quot;)`;
+  const pictureHref = ownPicture ?? DEFAULT_BACKGROUND_IMAGE;
+  const inlinePicture = inline(pictureHref);
+  // A data: address is base64 (nothing to escape); an address is encoded to stay inside its CSS string.
+  const picture = `url(&quot;${inlinePicture ?? escapeAttribute(encodeURI(pictureHref))}&quot;)`;
   // As backgroundImageOf (themes.ts): the default picture wears a veil of the client's own colour.
   const layers = !ownPicture && ownColour ? `${veil(ownColour)},${picture}` : picture;
   const background = `background-color:${ownColour ?? DEFAULT_BACKGROUND};background-image:${layers}`;
-  const icon = theme.iconUri && isFetchableImage(theme.iconUri) ? `<img class="pg-shell-icon" src="${escapeAttribute(theme.iconUri)}" alt="">` : '';
+  const icon = theme.iconUri && isFetchableImage(theme.iconUri) ? `<img class="pg-shell-icon" src="${escapeAttribute(source(theme.iconUri))}" alt="">` : '';
   const logoImage =
     client.logoUri && isFetchableImage(client.logoUri)
-      ? `<img src="${escapeAttribute(client.logoUri)}" alt="" fetchpriority="high" style="max-height:${logo.maxHeight}px;margin-bottom:${logo.marginBottom}px">`
+      ? `<img src="${escapeAttribute(source(client.logoUri))}" alt="" fetchpriority="high" style="max-height:${logo.maxHeight}px;margin-bottom:${logo.marginBottom}px">`
       : '';
   return (
     `<div id="${SHELL_ELEMENT_ID}" aria-hidden="true" style="${background}">` +

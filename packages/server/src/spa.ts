@@ -13,6 +13,8 @@ import { runtimeConfigOf } from './features/runtime-config.routes.ts';
 import { loginRequestForPage } from './features/login-flow/login-request-in-page.ts';
 import { injectHead, SpaHead } from './spa-head.ts';
 import { hasSignInShell, injectShell, SHELL_STYLE, signInShell } from './sign-in-shell.ts';
+import { createImageInliner, type ImageInliner } from './inline-images.ts';
+import { encodePage } from './page-encoding.ts';
 import { ACCOUNT_SHELL, ACCOUNT_SHELL_STYLE, hasAccountShell } from './account-shell.ts';
 
 /**
@@ -47,6 +49,7 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
   const loadIndex = async () => (cachedIndex ??= await readFile(indexFile, 'utf8').catch(() => undefined));
   let cachedHead: SpaHead | undefined;
   const loadHead = async () => (cachedHead ??= await SpaHead.load(distDir));
+  const inline = createImageInliner(distDir, ctx.config.publicUrl);
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
@@ -72,9 +75,9 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     const head = (await loadHead()).render(path, locale, await runtimeConfigOf(ctx), { images, loginRequest, clientLocale });
     // A page that carries a sign-in request (its login_hint may be an address) is for this browser only.
     const cache = loginRequest ? 'private, no-store' : 'no-cache';
-    const shell = shellOfPage(path, loginRequest);
+    const shell = shellOfPage(path, loginRequest, inline);
     const page = shell ? injectHead(injectShell(indexHtml, shell.html), `${head}<style>${shell.style}</style>`) : injectHead(indexHtml, head);
-    return reply.type('text/html; charset=utf-8').header('cache-control', cache).send(page);
+    return reply.type('text/html; charset=utf-8').header('cache-control', cache).send(encodePage(request, reply, page));
   });
 }
 
@@ -82,8 +85,8 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
  * The frame a page paints from its HTML, before its scripts have run: a sign-in screen's, whose
  * request (and so its client's theme) is known here, or the account area's header.
  */
-function shellOfPage(path: string, loginRequest: LoginRequestInfo | null): { html: string; style: string } | null {
-  if (loginRequest && hasSignInShell(path)) return { html: signInShell(path, loginRequest.client), style: SHELL_STYLE };
+function shellOfPage(path: string, loginRequest: LoginRequestInfo | null, inline: ImageInliner): { html: string; style: string } | null {
+  if (loginRequest && hasSignInShell(path)) return { html: signInShell(path, loginRequest.client, inline), style: SHELL_STYLE };
   if (hasAccountShell(path)) return { html: ACCOUNT_SHELL, style: ACCOUNT_SHELL_STYLE };
   return null;
 }
