@@ -50,6 +50,7 @@ export const securityEventTypes = [
   'webauthn.deleted',
   'webauthn.login',
   'webauthn.login_failed',
+  'webauthn.login_denied',
   'social.login',
   'social.registered',
   'social.linked',

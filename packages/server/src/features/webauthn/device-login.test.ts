@@ -290,6 +290,10 @@ describe('sign in with a device', () => {
     expect(types).not.toContain('webauthn.login');
     const event = await server.ctx.db.selectFrom('audit_events').selectAll().where('user_id', '=', userId).where('type', '=', 'webauthn.login_denied').executeTakeFirstOrThrow();
     expect(event).toMatchObject({ tenant_id: 'demo', client_id: 'demo-app', ip: '127.0.0.1', user_agent: VICTIM_UA });
+    // The account owner finds the refusal among the account's security events.
+    const { token } = await accountSignIn(server.url, 'login-9@example.com');
+    const listed = (await (await fetch(`${server.url}/api/v1/me/security-events`, { headers: { authorization: `Bearer ${token}` } })).json()) as { items: { type: string }[] };
+    expect(listed.items.map((item) => item.type)).toContain('webauthn.login_denied');
   });
 
   it('lists the refusal and the requester in the OpenAPI document, the body in snake_case', async () => {
