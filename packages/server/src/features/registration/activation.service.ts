@@ -44,7 +44,9 @@ export function createActivationService(ctx: AppContext, codes: CodeService = cr
       const now = Date.now();
       await ctx.users.recordSuccessfulLogin(user.id, now);
       await ctx.audit.record({ type: 'login.success', tenantId: flow.tenant.id, userId: user.id, clientId, ip: meta.ip, userAgent: meta.userAgent, details: { method: 'activation' } });
-      return await completeLogin(ctx.provider, interaction, user.id, ['pwd']);
+      // What this step proved is the one-time code (RFC 8176 `otp`): the password was chosen at
+      // registration, or never typed at all when the code was asked for from the resend screen.
+      return await completeLogin(ctx.provider, interaction, user.id, ['otp']);
     } catch (error) {
       if (!(error instanceof ApiError)) ctx.log.warn({ err: error }, 'sign-in after activation failed');
       return undefined;
