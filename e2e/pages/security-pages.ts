@@ -155,7 +155,10 @@ const STEP_MS = 30_000;
 
 /**
  * The authenticator app of the scenario: the codes of the secret shown in the setup dialog (SHA1,
- * 6 digits, 30 s). Each 30-s step is used at most once, as the server accepts each code once.
+ * 6 digits, 30 s). The server takes a code of the step before, this step or the next (one step of
+ * clock drift), each step once and in order: a code is that of the first step not used yet, as
+ * soon as that step is within the server's window, so a scenario waits only once it has used the
+ * step ahead too (three codes in a row wait one step, not two).
  */
 export class Authenticator {
   private readonly totp: TOTP;
@@ -165,16 +168,14 @@ export class Authenticator {
     this.totp = new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 });
   }
 
-  /** A code of a step not used yet, waiting for the next step when this one was spent. */
+  /** A code of a step not used yet, waiting until the server takes that step when it is two ahead. */
   async nextCode(page: Page): Promise<string> {
-    let now = Date.now();
-    const step = Math.floor(now / STEP_MS);
-    if (step <= this.lastStep) {
-      await page.waitForTimeout((this.lastStep + 1) * STEP_MS - now + 250);
-      now = Date.now();
-    }
-    this.lastStep = Math.floor(now / STEP_MS);
-    return this.totp.generate({ timestamp: now });
+    const step = Math.max(this.lastStep + 1, Math.floor(Date.now() / STEP_MS));
+    // The server takes `step` from the start of the step before it; 250 ms for the clocks to agree.
+    const wait = (step - 1) * STEP_MS + 250 - Date.now();
+    if (wait > 0) await page.waitForTimeout(wait);
+    this.lastStep = step;
+    return this.totp.generate({ timestamp: step * STEP_MS });
   }
 }
 
