@@ -24,7 +24,8 @@ function acceptedEncodings(header: string | undefined): Set<string> {
  * the account area's data comes from the API, whose answers are not compressed here).
  */
 export function encodePage(request: FastifyRequest, reply: FastifyReply, page: string): string | Buffer {
-  reply.header('vary', 'accept-encoding');
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
   const accepted = acceptedEncodings(request.headers['accept-encoding']);
   if (accepted.has('br')) {
     reply.header('content-encoding', 'br');
