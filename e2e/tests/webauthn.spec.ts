@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { AccountPage, ProfilePage, signInToAccountArea } from '../pages/account-pages.ts';
 import { createActiveAccount, newAccount, uniqueEmail, type NewAccount } from '../pages/accounts.ts';
 import { ACCOUNT, DEMO_APP, openLoginFromDemo } from '../pages/clients.ts';
@@ -86,6 +86,25 @@ async function openDeviceLoginFromDemo(page: Page, authenticator?: VirtualAuthen
   return deviceLogin;
 }
 
+/**
+ * A device registered for `account` in `page`'s browser, whose key then moves to a second device
+ * (its own browser, no cookies of the first): the first no longer holds it, so its own attempt at
+ * a device sign-in fails and it shows the QR code. The caller closes `secondContext`.
+ */
+async function keyOnSecondDevice(page: Page, browser: Browser, account: NewAccount, deviceName: string) {
+  const first = await VirtualAuthenticator.attach(page);
+  await createActiveAccount(page.request, account);
+  await signInToAccountArea(page, account);
+  await registerDevice(page, account, deviceName);
+  const [credential] = await first.credentials();
+  await first.clear();
+  const secondContext = await browser.newContext();
+  const second = await secondContext.newPage();
+  const secondAuthenticator = await VirtualAuthenticator.attach(second);
+  await secondAuthenticator.add(credential!);
+  return { secondContext, second, secondAuthenticator };
+}
+
 test.describe('devices (WebAuthn)', () => {
   test('register a device, activate it with the e-mailed code, sign in through /demo with it, then delete it', async ({ page }) => {
     test.setTimeout(120_000);
@@ -151,22 +170,9 @@ test.describe('devices (WebAuthn)', () => {
 
   test('another device approves by the QR code: the first lands on /demo signed in', async ({ page, browser }) => {
     test.setTimeout(150_000);
-    const first = await VirtualAuthenticator.attach(page);
     const account = newAccount(uniqueEmail('webauthn-qr'), 'Lê Minh Khoa');
-    await createActiveAccount(page.request, account);
-    await signInToAccountArea(page, account);
-    await registerDevice(page, account, 'Điện thoại của Khoa');
-
-    // The key moves to a second device (its own browser, no cookies of the first): the first no
-    // longer holds it, so its own attempt fails and it shows the QR code.
-    const [credential] = await first.credentials();
-    await first.clear();
-    const secondContext = await browser.newContext();
+    const { secondContext, second } = await keyOnSecondDevice(page, browser, account, 'Điện thoại của Khoa');
     try {
-      const second = await secondContext.newPage();
-      const secondAuthenticator = await VirtualAuthenticator.attach(second);
-      await secondAuthenticator.add(credential!);
-
       const deviceLogin = await openDeviceLoginFromDemo(page);
       await deviceLogin.logIn(account.username);
       await expect(deviceLogin.qrDialog).toBeVisible({ timeout: 30_000 });
@@ -210,21 +216,10 @@ test.describe('devices (WebAuthn)', () => {
 
   test('"No, it\'s not me" on the device sent the link: the first browser stops waiting and nobody is signed in', async ({ page, browser }) => {
     test.setTimeout(150_000);
-    const first = await VirtualAuthenticator.attach(page);
     const account = newAccount(uniqueEmail('webauthn-deny'), 'Phạm Thu Trang');
-    await createActiveAccount(page.request, account);
-    await signInToAccountArea(page, account);
-    await registerDevice(page, account, 'Điện thoại của Trang');
-
     // The first browser plays the stranger who typed the victim's username: it holds no key, so it shows the QR code.
-    const [credential] = await first.credentials();
-    await first.clear();
-    const secondContext = await browser.newContext();
+    const { secondContext, second, secondAuthenticator } = await keyOnSecondDevice(page, browser, account, 'Điện thoại của Trang');
     try {
-      const second = await secondContext.newPage();
-      const secondAuthenticator = await VirtualAuthenticator.attach(second);
-      await secondAuthenticator.add(credential!);
-
       const deviceLogin = await openDeviceLoginFromDemo(page);
       await deviceLogin.logIn(account.username);
       await expect(deviceLogin.qrDialog).toBeVisible({ timeout: 30_000 });
