@@ -233,6 +233,7 @@ test.describe('devices (WebAuthn)', () => {
       await expect(verify.denied).toBeVisible();
       await expect(verify.continue).toHaveCount(0);
       await expect(verify.toAccount).toBeVisible();
+      await saveWideAndNarrow(second, 'webauthn-verify-device-refused', 'vi');
       const signCount = (await secondAuthenticator.credentials())[0]!.signCount;
 
       // The first browser's poll is answered 'expired': it stops waiting and says its sign-in request has ended, signed in nowhere.
