@@ -96,6 +96,9 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
       }
       // The same answer from the admin console's API, whose token check reads the database.
       expect(await answerOf(server, '/api/admin/v1/me', { headers: { authorization: `Bearer ${adminToken}` } })).toMatchObject({ status: 503, code: 1294, retryAfter: '5' });
+      // And from a device sign-in's refusal, which reads its request before changing it.
+      const deny = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ challenge: 'a-request', oauth_challenge: 'a-sign-in' }) };
+      expect(await answerOf(server, '/api/v2/device-login/deny', deny)).toMatchObject({ status: 503, code: 1294, retryAfter: '5' });
       proxy.restore();
       expect((await getPolicy(server)).status).toBe(200);
 
