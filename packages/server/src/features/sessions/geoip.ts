@@ -9,8 +9,25 @@ export type PlaceLookup = (ip: string, locale: string) => string | undefined;
 
 type Names = Partial<Record<string, string>>;
 
-/** Opens the database once (start-up fails with a message naming GEOIP_DB when it cannot be read). */
-export async function openPlaceLookup(path: string): Promise<PlaceLookup> {
+const opened = new Map<string, Promise<PlaceLookup>>();
+
+/**
+ * The lookup of the database at `path`, opened once for the process whoever asks (the session
+ * list and the device sign-in's approval screen): a City database is tens of megabytes in memory.
+ * Start-up fails with a message naming GEOIP_DB when it cannot be read.
+ */
+export function openPlaceLookup(path: string): Promise<PlaceLookup> {
+  let lookup = opened.get(path);
+  if (!lookup) {
+    lookup = readPlaceLookup(path);
+    opened.set(path, lookup);
+    // A file that could not be read is tried again by the next caller (a test, a restarted app).
+    lookup.catch(() => opened.delete(path));
+  }
+  return lookup;
+}
+
+async function readPlaceLookup(path: string): Promise<PlaceLookup> {
   let reader: Awaited<ReturnType<typeof maxmind.open<CityResponse>>>;
   try {
     reader = await maxmind.open<CityResponse>(path, { cache: { max: 1000 } });
