@@ -2,6 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { signInToAccountArea } from '../pages/account-pages.ts';
 import { createActiveAccount, newAccount, uniqueEmail } from '../pages/accounts.ts';
 import { DEMO_APP, type SeededClient } from '../pages/clients.ts';
+import { languageButtonName, tr } from '../pages/i18n.ts';
 import { saveScreenshot } from '../pages/screenshots.ts';
 
 const SHELL = '#passgate-shell';
@@ -86,5 +87,56 @@ for (const width of [375, 1280]) {
     // phone the greeting takes a line of its own under the bar and the name moves up a little.
     for (const key of ['x', 'width', 'height'] as const) expect(Math.abs(shellBox![key] - screenBox![key])).toBeLessThanOrEqual(1);
     expect(Math.abs(shellBox!.y - screenBox!.y)).toBeLessThanOrEqual(2);
+  });
+}
+
+/** The dashboard as its HTML paints it before any script runs, in a page of `context` (its cookies, its language choice). */
+async function dashboardShell(page: Page) {
+  // The scripts never arrive: what a phone shows while it fetches and runs them.
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.goto('/user/dashboard');
+  const shell = page.locator(SHELL);
+  await expect(shell.locator('.pg-account-h1')).toBeVisible();
+  return { heading: shell.locator('.pg-account-h1'), description: shell.locator('.pg-account-description') };
+}
+
+for (const width of [375, 1280]) {
+  test(`before its scripts run, the dashboard paints its heading and description where the page then shows them, in the language chosen (${width} px)`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    const account = newAccount(uniqueEmail('dashboard-shell'), 'Lê Minh Anh');
+    await createActiveAccount(page.request, account);
+    await signInToAccountArea(page, account);
+
+    // The page's own screen while the profile is on its way: the moment the shell hands over to it.
+    await page.route('**/api/v1/me', () => undefined);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: tr('vi', 'account.dashboard.heading') })).toBeVisible();
+    await expect(page.locator(SHELL)).toHaveCount(0);
+    const screenHeading = await page.getByRole('heading', { level: 1 }).boundingBox();
+    const screenDescription = await page.getByRole('main').getByText(tr('vi', 'account.dashboard.description'), { exact: true }).boundingBox();
+
+    const still = await dashboardShell(await context.newPage());
+    await expect(still.heading).toHaveText(tr('vi', 'account.dashboard.heading'));
+    await expect(still.description).toHaveText(tr('vi', 'account.dashboard.description'));
+    await saveScreenshot(still.heading.page(), `dashboard-shell-vi-${width}`);
+    for (const [shell, screen] of [
+      [await still.heading.boundingBox(), screenHeading],
+      [await still.description.boundingBox(), screenDescription],
+    ] as const) {
+      for (const key of ['x', 'y', 'width', 'height'] as const) expect(Math.abs(shell![key] - screen![key])).toBeLessThanOrEqual(1);
+    }
+
+    // English chosen with the switcher: the next page's HTML is English before any script runs.
+    await page.unroute('**/api/v1/me');
+    await page.reload();
+    await page.getByRole('banner').getByRole('button', { name: languageButtonName('en'), exact: true }).click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    const english = await dashboardShell(await context.newPage());
+    await expect(english.heading).toHaveText(tr('en', 'account.dashboard.heading'));
+    await expect(english.description).toHaveText(tr('en', 'account.dashboard.description'));
+    await expect(english.heading.page().locator('html')).toHaveAttribute('lang', 'en');
+    await saveScreenshot(english.heading.page(), `dashboard-shell-en-${width}`);
+    await context.close();
   });
 }

@@ -164,9 +164,32 @@ describe('pages of the single-page app', () => {
     };
     for (const path of ['/user/dashboard', '/user/profile', '/user/security']) {
       const { shell, styled } = await shellOf(path);
-      expect(shell, path).toMatch(/^<div id="passgate-shell" aria-hidden="true">.*<span class="pg-account-name">Passgate<\/span>.*<noscript>/);
+      expect(shell, path).toMatch(/^<div id="passgate-shell" aria-hidden="true" data-release="at-once">.*<span class="pg-account-name">Passgate<\/span>.*<noscript>/);
       expect(styled, path).toBe(true);
     }
     for (const path of ['/user/callback', '/privacy', '/account-deleted', '/admin']) expect((await shellOf(path)).shell, path).toBeNull();
+  });
+
+  it("paints the dashboard's heading and description in the language the SPA will show: the address's, else the switcher's choice, else Vietnamese", async () => {
+    const dashboard = async (query: string, cookie?: string) => {
+      const html = await (await fetch(`${server.url}/user/dashboard${query}`, { headers: cookie ? { cookie } : {} })).text();
+      return /<div id="passgate-shell"[^>]*>.*?(?=<div id="root">)/.exec(html)?.[0] ?? '';
+    };
+    const vietnamese = /<div class="pg-account-h1">Trang chủ<\/div>.*Quản lý thông tin cá nhân, quyền riêng tư và bảo mật/;
+    const english = /<div class="pg-account-h1">Dashboard<\/div>.*Manage your personal information, privacy and security/;
+    expect(await dashboard('')).toMatch(vietnamese);
+    expect(await dashboard('?locale=en')).toMatch(english);
+    expect(await dashboard('', 'other=1; passgate_locale=en')).toMatch(english);
+    // The address wins over the stored choice, as in the SPA.
+    expect(await dashboard('?locale=vi', 'passgate_locale=en')).toMatch(vietnamese);
+    // Anything else in the cookie is no language: the default, and nothing of it in the page.
+    const forged = await dashboard('', 'passgate_locale=%3Cscript%3E');
+    expect(forged).toMatch(vietnamese);
+    expect(forged).not.toContain('<script');
+    expect(await dashboard('', 'xpassgate_locale=en')).toMatch(vietnamese);
+    // Only the dashboard: other pages paint the header alone, nothing of a page they are not.
+    const profile = await (await fetch(`${server.url}/user/profile`)).text();
+    expect(profile).toContain('pg-account-name');
+    expect(profile).not.toContain('class="pg-account-h1"');
   });
 });

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { ErrorCode, effectiveCapabilities, type LoginRequestInfo } from '@passgate/contract';
+import { DEFAULT_LOCALE, ErrorCode, LOCALE_COOKIE, effectiveCapabilities, type Locale, type LoginRequestInfo } from '@passgate/contract';
 import type { AppContext } from './context.ts';
 import type { ClientRecord } from './features/clients/clients.queries.ts';
 import { envelope } from './plugins/errors.ts';
@@ -15,7 +15,7 @@ import { injectHead, SpaHead } from './spa-head.ts';
 import { hasSignInShell, injectShell, SHELL_STYLE, signInShell } from './sign-in-shell.ts';
 import { createImageInliner, type ImageInliner } from './inline-images.ts';
 import { encodePage } from './page-encoding.ts';
-import { ACCOUNT_SHELL, ACCOUNT_SHELL_STYLE, hasAccountShell } from './account-shell.ts';
+import { ACCOUNT_SHELL_STYLE, accountShell, hasAccountShell } from './account-shell.ts';
 
 /**
  * The single-page app: hashed assets (precompressed at build time) cached for long, every other
@@ -70,13 +70,14 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     const images = client?.logoUri ? [client.logoUri] : [];
     const loginRequest = client && REQUEST_IN_PAGE.has(path) ? await loginRequestOfPage(ctx, request, reply) : null;
     const locale = startLocale(request);
-    // Unless the address names the language, the screen switches to the one the request or the client asks for.
-    const clientLocale = queryLocale(request) ? undefined : (firstSupportedLocale(uiLocales) ?? client?.i18n.defaultLocale);
+    // Unless the address or the user's own choice names the language, the screen switches to the one the request or the client asks for.
+    const clientLocale = queryLocale(request) || chosenLocale(request) ? undefined : (firstSupportedLocale(uiLocales) ?? client?.i18n.defaultLocale);
     const head = (await loadHead()).render(path, locale, await runtimeConfigOf(ctx), { images, loginRequest, clientLocale });
     // A page that carries a sign-in request (its login_hint may be an address) is for this browser only.
     const cache = loginRequest ? 'private, no-store' : 'no-cache';
-    const shell = shellOfPage(path, loginRequest, inline);
-    const page = shell ? injectHead(injectShell(indexHtml, shell.html), `${head}<style>${shell.style}</style>`) : injectHead(indexHtml, head);
+    const shell = shellOfPage(path, locale, loginRequest, inline);
+    const html = withLanguage(indexHtml, locale);
+    const page = shell ? injectHead(injectShell(html, shell.html), `${head}<style>${shell.style}</style>`) : injectHead(html, head);
     return reply.type('text/html; charset=utf-8').header('cache-control', cache).send(encodePage(request, reply, page));
   });
 }
@@ -85,26 +86,46 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
  * The frame a page paints from its HTML, before its scripts have run: a sign-in screen's, whose
  * request (and so its client's theme) is known here, or the account area's header.
  */
-function shellOfPage(path: string, loginRequest: LoginRequestInfo | null, inline: ImageInliner): { html: string; style: string } | null {
+function shellOfPage(path: string, locale: Locale, loginRequest: LoginRequestInfo | null, inline: ImageInliner): { html: string; style: string } | null {
   if (loginRequest && hasSignInShell(path)) return { html: signInShell(path, loginRequest.client, inline), style: SHELL_STYLE };
-  if (hasAccountShell(path)) return { html: ACCOUNT_SHELL, style: ACCOUNT_SHELL_STYLE };
+  if (hasAccountShell(path)) return { html: accountShell(path, locale), style: ACCOUNT_SHELL_STYLE };
   return null;
 }
 
-/** The language the SPA starts in when the address names one (DESIGN.md section 8), else the default. */
-function startLocale(request: FastifyRequest): string {
-  return queryLocale(request) ?? 'vi';
+/**
+ * The language the SPA starts in (DESIGN.md section 8: the address, then the user's choice, which
+ * the SPA mirrors into a cookie for this), else the default. The client's setting comes later,
+ * from the SPA, once it knows the client.
+ */
+function startLocale(request: FastifyRequest): Locale {
+  return queryLocale(request) ?? chosenLocale(request) ?? DEFAULT_LOCALE;
 }
 
-function queryLocale(request: FastifyRequest): string | undefined {
+function queryLocale(request: FastifyRequest): Locale | undefined {
   const locale = (request.query as Record<string, unknown>).locale;
   return typeof locale === 'string' ? firstSupportedLocale(locale) : undefined;
 }
 
+const LOCALE_COOKIE_PATTERN = new RegExp(`(?:^|;)\\s*${LOCALE_COOKIE}=([^;]*)`);
+
+/** The language chosen with the switcher, from the cookie that mirrors it (language.ts of the SPA). */
+function chosenLocale(request: FastifyRequest): Locale | undefined {
+  const match = LOCALE_COOKIE_PATTERN.exec(request.headers.cookie ?? '');
+  return match ? firstSupportedLocale(match[1]!.trim()) : undefined;
+}
+
 /** The first of the languages the screens speak in a list of language tags ("en-US vi"). */
-function firstSupportedLocale(tags: unknown): string | undefined {
+function firstSupportedLocale(tags: unknown): Locale | undefined {
   if (typeof tags !== 'string') return undefined;
-  return tags.split(/\s+/).map((tag) => tag.trim().slice(0, 2).toLowerCase()).find((tag) => tag === 'vi' || tag === 'en');
+  return tags
+    .split(/\s+/)
+    .map((tag) => tag.trim().slice(0, 2).toLowerCase())
+    .find((tag): tag is Locale => tag === 'vi' || tag === 'en');
+}
+
+/** The page's `lang` is the language it starts in, for what reads it before the scripts run. */
+function withLanguage(html: string, locale: Locale): string {
+  return html.replace(/<html lang="[^"]*"/, `<html lang="${locale}"`);
 }
 
 /**

@@ -5,7 +5,7 @@ import { AppProviders, AppRoutes, preloadFirstScreen, reportCaughtError } from '
 import { NetworkError } from './api/errors.ts';
 import { StartupFailure } from './components/StartupFailure.tsx';
 import { initI18n } from './i18n/i18n.ts';
-import { queryLocale, resolveLocale, storedLocale, takeCarriedLocale } from './i18n/language.ts';
+import { mirrorLocaleToServer, queryLocale, resolveLocale, storedLocale, takeCarriedLocale } from './i18n/language.ts';
 import { startFirstScreenRequests } from './lib/early-requests.ts';
 import { loadRuntimeConfig } from './lib/runtime-config.ts';
 import { releaseShellWhenScreenShows } from './lib/sign-in-shell.ts';
@@ -19,7 +19,9 @@ async function start(): Promise<void> {
   // The client's own language setting is applied by the Login screen once it knows the client.
   // A language handed on by the page before (the account area's logout) comes after those two.
   const carried = takeCarriedLocale();
-  const locale = resolveLocale({ query: queryLocale(), stored: storedLocale() ?? carried });
+  const stored = storedLocale();
+  if (stored) mirrorLocaleToServer(stored);
+  const locale = resolveLocale({ query: queryLocale(), stored: stored ?? carried });
   // The configuration usually comes with the page; the first screen's request then starts beside
   // the language's texts rather than after them.
   const languageReady = initI18n(locale);

@@ -22,6 +22,14 @@ describe('language rule (DESIGN.md section 8)', () => {
     expect(storedLocale()).toBe('en');
   });
 
+  it('mirrors the choice into the cookie the server starts the next page in', () => {
+    storeLocale('en');
+    expect(document.cookie).toContain('passgate_locale=en');
+    storeLocale('vi');
+    expect(document.cookie).toContain('passgate_locale=vi');
+    expect(document.cookie).not.toContain('passgate_locale=en');
+  });
+
   it('accepts only vi and en', () => {
     expect(asLocale('vi')).toBe('vi');
     expect(asLocale('de')).toBeNull();

@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE } from '@passgate/contract/rules';
+import { DEFAULT_LOCALE, LOCALE_COOKIE } from '@passgate/contract/rules';
 import type { Locale } from '@passgate/contract';
 
 export const LANGUAGES: readonly Locale[] = ['vi', 'en'];
@@ -38,6 +38,19 @@ export function storeLocale(locale: Locale): void {
   } catch {
     // Private mode or storage disabled: the choice lasts for this page only.
   }
+  mirrorLocaleToServer(locale);
+}
+
+const A_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * The choice, in a cookie the server reads (LOCALE_COOKIE): the HTML of the next page then paints
+ * (and preloads the texts of) the language the SPA will show. Also called at start for a choice
+ * stored before the cookie existed.
+ */
+export function mirrorLocaleToServer(locale: Locale): void {
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${LOCALE_COOKIE}=${locale}; Path=/; Max-Age=${A_YEAR_SECONDS}; SameSite=Lax${secure}`;
 }
 
 const CARRY_KEY = 'passgate.locale.next-page';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { releaseShellWhenScreenShows, SHELL_ELEMENT_ID } from './sign-in-shell.ts';
 
-function page(): HTMLElement {
-  document.body.innerHTML = `<div id="${SHELL_ELEMENT_ID}"><img alt=""></div><div id="root"></div>`;
+function page(release?: string): HTMLElement {
+  document.body.innerHTML = `<div id="${SHELL_ELEMENT_ID}"${release ? ` data-release="${release}"` : ''}><img alt=""></div><div id="root"></div>`;
   return document.getElementById('root')!;
 }
 
@@ -25,6 +25,18 @@ describe('releaseShellWhenScreenShows', () => {
     await nextFrame();
     await nextFrame();
     await flushObserver();
+    expect(document.getElementById(SHELL_ELEMENT_ID)).toBeNull();
+  });
+
+  it('removes a shell that repeats the screen\'s texts with the mutation that brings the screen', async () => {
+    const root = page('at-once');
+    releaseShellWhenScreenShows(root);
+    root.innerHTML = '<main><div role="status">Loading</div></main>';
+    await flushObserver();
+    expect(document.getElementById(SHELL_ELEMENT_ID)).not.toBeNull();
+    root.innerHTML = '<main><h1>Dashboard</h1></main>';
+    // Observers run before the next task: no frame and no other task sees the heading twice.
+    await Promise.resolve();
     expect(document.getElementById(SHELL_ELEMENT_ID)).toBeNull();
   });
 
