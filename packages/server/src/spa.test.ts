@@ -96,7 +96,7 @@ describe('pages of the single-page app', () => {
 
     // A page is made per request and compressed as the browser asks: brotli first, then gzip.
     const root = await raw('/', { 'accept-encoding': 'gzip, br' });
-    expect([root.status, root.headers['content-type'], root.headers['content-encoding'], root.headers.vary]).toEqual([200, 'text/html; charset=utf-8', 'br', 'accept-encoding']);
+    expect([root.status, root.headers['content-type'], root.headers['content-encoding'], root.headers.vary]).toEqual([200, 'text/html; charset=utf-8', 'br', 'cookie, accept-encoding']);
     expect(brotliDecompressSync(root.body).toString()).toContain('<div id="root">');
     const gzipped = await raw('/login', { 'accept-encoding': 'br;q=0, gzip;q=0.8' });
     expect(gzipped.headers['content-encoding']).toBe('gzip');

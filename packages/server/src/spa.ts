@@ -78,7 +78,8 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     const shell = shellOfPage(path, locale, loginRequest, inline);
     const html = withLanguage(indexHtml, locale);
     const page = shell ? injectHead(injectShell(html, shell.html), `${head}<style>${shell.style}</style>`) : injectHead(html, head);
-    return reply.type('text/html; charset=utf-8').header('cache-control', cache).send(encodePage(request, reply, page));
+    // The language cookie changes the page (its texts, preloads and lang): a cache must not hand one browser's to another.
+    return reply.type('text/html; charset=utf-8').header('cache-control', cache).header('vary', 'cookie').send(encodePage(request, reply, page));
   });
 }
 
