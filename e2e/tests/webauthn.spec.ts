@@ -236,10 +236,12 @@ test.describe('devices (WebAuthn)', () => {
       await saveWideAndNarrow(second, 'webauthn-verify-device-refused', 'vi');
       const signCount = (await secondAuthenticator.credentials())[0]!.signCount;
 
-      // The first browser's poll is answered 'expired': it stops waiting and says its sign-in request has ended, signed in nowhere.
+      // The first browser stops waiting and says its device sign-in has ended, signed in nowhere; it
+      // stays on the form of its sign-in request, which goes on (another try, or the password).
       await expect(deviceLogin.qrDialog).toBeHidden({ timeout: 15_000 });
-      const ended = page.getByRole('heading', { level: 1, name: tr('vi', 'requestGone.heading') });
+      const ended = page.getByText(tr('vi', 'deviceLogin.ended'), { exact: true });
       await expect(ended).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: tr('vi', 'deviceLogin.documentTitle') })).toBeVisible();
       expect(new URL(page.url()).pathname).not.toMatch(/^\/demo/);
       // The refused link offers nothing to approve afterwards (the request or the whole sign-in is over).
       await second.goto(link);

@@ -17,6 +17,7 @@ const POLL = 'POST /api/v2/device-login/poll';
 const RESUME = 'http://localhost:3000/oidc/auth/resume-1';
 const VERIFY_URL = `http://localhost:3000/login/webauthn/verify-device?challenge=${CHALLENGE}&authnChallenge=dl-1`;
 const QR = 'data:image/png;base64,iVBORw0KGgo=';
+const REQUEST_GONE_HEADING = 'This sign-in is no longer open';
 const OPTIONS = { challenge: 'c2lnbi1pbg', rpId: 'localhost', allowCredentials: [{ id: 'Y3JlZA', type: 'public-key' }], userVerification: 'preferred' };
 const ASSERTION = {
   id: 'Y3JlZA',
@@ -156,6 +157,29 @@ describe('LoginWebAuthn screen', () => {
     expect(await screen.findByText('Your request has expired, please retry')).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeEnabled();
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('a device request refused on the other device (1026 on its challenge) brings the form back with what happened, on this page', async () => {
+    authenticatorRefuses();
+    const requests = await renderDeviceLogin({ [POLL]: apiError(400, 1026, 'Request expired', 'challenge') });
+    await logIn(userEvent.setup());
+    await screen.findByRole('dialog', { name: 'Verify on another device' });
+    expect(await screen.findByText(/This device sign-in has ended: it was refused on the other device/)).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeEnabled();
+    // Still the sign-in request's own screen: the person can start again, or use the password.
+    expect(screen.getByRole('heading', { level: 1, name: 'Log in with your device' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { level: 1, name: REQUEST_GONE_HEADING })).toBeNull();
+    const count = posts(requests, '/api/v2/device-login/poll').length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(posts(requests, '/api/v2/device-login/poll')).toHaveLength(count);
+  });
+
+  it('a sign-in request that is gone (1026 on oauth_challenge) leads to the screen that says so', async () => {
+    authenticatorRefuses();
+    await renderDeviceLogin({ [POLL]: apiError(400, 1026, 'Request expired', 'oauth_challenge') });
+    await logIn(userEvent.setup());
+    expect(await screen.findByRole('heading', { level: 1, name: REQUEST_GONE_HEADING })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { level: 1, name: 'Log in with your device' })).toBeNull();
   });
 
   it('says "You do not have any active credentials" (1027) and asks no authenticator', async () => {

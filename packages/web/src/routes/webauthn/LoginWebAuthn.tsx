@@ -57,6 +57,7 @@ function DeviceLoginForm({ info }: { info: LoginRequestInfo }) {
     <Box component="form" noValidate onSubmit={submit}>
       {failure?.kind === 'error' && <FlowErrorAlert key={failure.attempt} error={failure.error} />}
       {failure?.kind === 'expired' && <Notice key={failure.attempt} message={t('messages.requestExpired')} />}
+      {failure?.kind === 'ended' && <Notice key={failure.attempt} message={t('deviceLogin.ended')} />}
       <UsernameField
         id="device-login-username"
         kinds={KINDS}

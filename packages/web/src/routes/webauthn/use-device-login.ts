@@ -16,8 +16,27 @@ export type DeviceLoginPhase =
   | { kind: 'waiting'; request: DeviceLoginChallenge; qr: boolean }
   | { kind: 'redirecting' };
 
-/** Why the screen went back to the form: a refused call, or the 300 s ran out. */
-export type DeviceLoginFailure = { kind: 'error'; error: unknown; attempt: number } | { kind: 'expired'; attempt: number };
+/**
+ * Why the screen went back to the form: a refused call, the 300 s ran out, or the device request
+ * ended on the server's side (refused on the device asked to approve it, or no longer valid) while
+ * the sign-in request itself goes on.
+ */
+export type DeviceLoginFailure = { kind: 'error'; error: unknown; attempt: number } | { kind: 'expired' | 'ended'; attempt: number };
+
+/**
+ * The device sign-in endpoints call their own request `challenge` and the sign-in request
+ * `oauth_challenge`, where the rest of the API calls the sign-in request `challenge` (the field
+ * isRequestGone reads). A device request that ended leaves the person on this form, free to start
+ * again or go back to the password; only a sign-in request that is gone leads to the screen that
+ * says so.
+ */
+function failureOf(error: unknown, attempt: number): DeviceLoginFailure {
+  if (error instanceof ApiError && error.code === ErrorCode.RequestExpired) {
+    if (error.field === 'challenge') return { kind: 'ended', attempt };
+    if (error.field === 'oauth_challenge') return { kind: 'error', error: new ApiError(error.status, error.code, error.message, 'challenge'), attempt };
+  }
+  return { kind: 'error', error, attempt };
+}
 
 /** The authenticator (or the browser) said no: anything that is not an answer of the API. */
 function isBrowserFailure(error: unknown): boolean {
@@ -57,7 +76,7 @@ export function useDeviceLogin({ clientId, oauthChallenge }: { clientId: string;
       stop();
       stopCountdown();
       setPhase({ kind: 'form' });
-      setFailure(error === undefined ? null : { kind: 'error', error, attempt: ++attempts.current });
+      setFailure(error === undefined ? null : failureOf(error, ++attempts.current));
     },
     [stop, stopCountdown],
   );
