@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { checkScreen, chooseLanguage, expectNoSeriousA11yViolations, settle, WIDE } from '../pages/accessibility.ts';
+import { checkScreen, chooseLanguage, expectNoSeriousA11yViolations, seriousA11yViolations, settle, WIDE } from '../pages/accessibility.ts';
 import { AccountPage, ProfilePage, signInToAccountArea } from '../pages/account-pages.ts';
 import { createActiveAccount, newAccount, uniqueEmail, uniquePhone } from '../pages/accounts.ts';
 import { ChangePasswordSection } from '../pages/change-password-pages.ts';
@@ -351,3 +351,9 @@ for (const locale of LOCALES) {
     await checkScreen(page, 'security-browsers-forgotten', locale);
   });
 }
+
+test('the check itself finds what it is there to find: an unnamed button, a picture without text, a field without label', async ({ page }) => {
+  await page.setContent('<!doctype html><html lang="en"><title>Broken</title><main><button></button><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><input type="text"></main></html>');
+  const rules = (await seriousA11yViolations(page)).map((violation) => violation.rule).sort();
+  expect(rules).toEqual(['button-name', 'image-alt', 'label']);
+});
