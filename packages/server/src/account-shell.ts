@@ -40,7 +40,7 @@ export const ACCOUNT_SHELL_STYLE = [
   `.pg-account-spinner{box-sizing:border-box;width:40px;height:40px;border-radius:50%;border:4px solid rgba(0,0,0,.04);border-top-color:${DEFAULT_PRIMARY};animation:pg-spin .9s linear infinite}`,
   '@keyframes pg-spin{to{transform:rotate(360deg)}}',
   '@media (prefers-reduced-motion:reduce){.pg-account-spinner{animation-duration:2.5s}}',
-  '.pg-account-body2{margin:0;font-size:0.875rem;line-height:1.43}',
+  `.pg-account-body2{margin:0;font-size:0.875rem;line-height:1.43;color:${SECONDARY_TEXT}}`,
   '.pg-account-description{max-width:480px}',
   // Without scripts the page never comes: the shell says so instead of a spinner that never ends.
   '@media (scripting:none){.pg-account-body{display:none}}',

@@ -23,7 +23,7 @@ export function Loading({ label }: { label?: string }) {
           '@media (prefers-reduced-motion: reduce)': { animationDuration: '2.5s' },
         }}
       />
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         {label ?? t('common.loading')}
       </Typography>
     </Box>

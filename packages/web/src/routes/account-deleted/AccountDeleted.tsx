@@ -15,7 +15,7 @@ export default function AccountDeleted() {
         <Typography variant="h1" sx={{ mb: 1.5 }}>
           {t('accountDeleted.heading')}
         </Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
+        <Typography color="textSecondary" sx={{ mb: 3 }}>
           {t('accountDeleted.message')}
         </Typography>
         <ActionLink variant="outlined" size="large" fullWidth href={withLocale('/user/dashboard', currentLanguage())}>

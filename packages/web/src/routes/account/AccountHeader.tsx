@@ -57,7 +57,7 @@ export function AccountHeader({ onOpenNavigation }: { onOpenNavigation: () => vo
             <UserAvatar name={name} src={profile?.avatarUrl} size={48} alt="" />
             <Box sx={{ minWidth: 0 }}>
               <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{name}</Typography>
-              <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+              <Typography variant="body2" color="textSecondary" sx={{ overflowWrap: 'anywhere' }}>
                 {contactOf(profile)}
               </Typography>
             </Box>

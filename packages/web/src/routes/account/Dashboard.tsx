@@ -35,12 +35,12 @@ export function Dashboard() {
               <Typography variant="h2" component="p" sx={{ overflowWrap: 'anywhere' }}>
                 {t('account.dashboard.welcome', { name })}
               </Typography>
-              <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+              <Typography color="textSecondary" sx={{ overflowWrap: 'anywhere' }}>
                 {contactOf(profile.data)}
               </Typography>
             </>
           )}
-          <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 480 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ maxWidth: 480 }}>
             {t('account.dashboard.description')}
           </Typography>
         </CardContent>
@@ -52,7 +52,7 @@ export function Dashboard() {
             <Typography variant="h2" component="p">
               {t('account.security.heading')}
             </Typography>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {t('account.security.dashboardText')}
             </Typography>
           </div>

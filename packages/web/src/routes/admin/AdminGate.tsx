@@ -75,7 +75,7 @@ export function TwoStepRequired() {
   return (
     <GateFrame title={t('admin.twoStep.heading')}>
       <Typography variant="h1">{t('admin.twoStep.heading')}</Typography>
-      <Typography color="text.secondary">{t('admin.twoStep.message')}</Typography>
+      <Typography color="textSecondary">{t('admin.twoStep.message')}</Typography>
       <Button variant="contained" size="large" href="/user/security/mfa">
         {t('admin.twoStep.setUp')}
       </Button>
@@ -90,7 +90,7 @@ function NotAnAdmin() {
   return (
     <GateFrame title={t('admin.notAdmin.heading')}>
       <Typography variant="h1">{t('admin.notAdmin.heading')}</Typography>
-      <Typography color="text.secondary">{t('admin.notAdmin.message')}</Typography>
+      <Typography color="textSecondary">{t('admin.notAdmin.message')}</Typography>
       <Button variant="contained" onClick={signOut}>
         {t('admin.signOut')}
       </Button>

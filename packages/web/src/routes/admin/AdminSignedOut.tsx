@@ -27,7 +27,7 @@ export function AdminSignedOut() {
   return (
     <Box component="main" sx={{ maxWidth: 480, mx: 'auto', mt: { xs: 4, sm: 10 }, px: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
       <Typography variant="h1">{t('admin.signedOut.heading')}</Typography>
-      <Typography color="text.secondary">{t('admin.signedOut.message')}</Typography>
+      <Typography color="textSecondary">{t('admin.signedOut.message')}</Typography>
       <ApiErrorAlert error={error} />
       <Button variant="contained" size="large" disabled={busy} onClick={() => void signIn()}>
         {t('admin.signedOut.signIn')}

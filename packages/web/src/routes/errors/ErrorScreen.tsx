@@ -31,7 +31,7 @@ export default function ErrorScreen() {
         <Typography variant="h1" sx={{ mt: 1, mb: 2 }}>
           {heading}
         </Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
+        <Typography color="textSecondary" sx={{ mb: 3 }}>
           {t(`errorPage.descriptions.${status}`)}
         </Typography>
         <ActionButton variant="contained" size="large" onClick={goBack}>

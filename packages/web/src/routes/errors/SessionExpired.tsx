@@ -32,7 +32,7 @@ export default function SessionExpired() {
         <Typography variant="h1" sx={{ mb: 1.5 }}>
           {t('sessionExpired.heading')}
         </Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
+        <Typography color="textSecondary" sx={{ mb: 3 }}>
           {t('sessionExpired.message')}
         </Typography>
         <ApiErrorAlert error={error} />

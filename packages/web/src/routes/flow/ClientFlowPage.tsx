@@ -53,7 +53,7 @@ function FlowScreen({ challenge, title, heading, intro, allowed, children }: Pro
           {heading}
         </Typography>
         {introText && (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.75, overflowWrap: 'anywhere' }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mt: 0.75, overflowWrap: 'anywhere' }}>
             {introText}
           </Typography>
         )}

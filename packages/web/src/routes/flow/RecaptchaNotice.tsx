@@ -22,7 +22,7 @@ export function RecaptchaNotice({ config }: { config: RecaptchaConfiguration }) 
   }, [siteKey]);
   if (!siteKey) return null;
   return (
-    <Typography variant="caption" component="p" color="text.secondary" sx={{ mt: 2, textAlign: 'center' }}>
+    <Typography variant="caption" component="p" color="textSecondary" sx={{ mt: 2, textAlign: 'center' }}>
       <GlobalStyles styles={{ '.grecaptcha-badge': { visibility: 'hidden' } }} />
       <Trans
         i18nKey="flow.recaptchaNotice"

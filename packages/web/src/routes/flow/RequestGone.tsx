@@ -64,7 +64,7 @@ function GoneScreen({ client }: { client: PublicClient | null }) {
         <Typography variant="h1" sx={{ mb: 1.5 }}>
           {t('requestGone.heading')}
         </Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
+        <Typography color="textSecondary" sx={{ mb: 3 }}>
           {client?.homeUri ? t('requestGone.message', { client: client.clientName }) : t('requestGone.messageNoClient')}
         </Typography>
         {client?.homeUri ? (

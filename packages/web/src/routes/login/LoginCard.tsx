@@ -47,7 +47,7 @@ export function LoginCard({ info }: { info: LoginRequestInfo }) {
 
       {options.register && (
         <Box sx={{ mt: 3, textAlign: 'center' }}>
-          <Typography variant="body2" component="span" color="text.secondary">
+          <Typography variant="body2" component="span" color="textSecondary">
             {t('login.noAccount')}{' '}
           </Typography>
           <TextLink to={flowHref('/register', params)} sx={{ fontWeight: 700 }}>

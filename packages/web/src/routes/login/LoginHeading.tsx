@@ -14,7 +14,7 @@ export function LoginHeading({ client }: { client: Pick<PublicClient, 'clientNam
       <Typography variant="h1" sx={{ overflowWrap: 'anywhere' }}>
         {t('login.heading')}
       </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>
         {t('login.subheading', { client: client.clientName })}
       </Typography>
     </Box>

@@ -132,7 +132,7 @@ function LinkForms({ info, state }: { info: LoginRequestInfo; state: SocialLinkS
     return (
       <Box component="form" noValidate onSubmit={submitCode}>
         {alerts}
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2, overflowWrap: 'anywhere' }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mb: 2, overflowWrap: 'anywhere' }}>
           {t('social.link.codeSent', { email: destination })}
         </Typography>
         <CodeField id="social-link-code" label="activationCode" labelText={t('social.link.code')} value={code} onChange={setCode} inputRef={codeRef} error={fieldError} autoFocus />

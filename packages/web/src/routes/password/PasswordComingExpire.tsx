@@ -76,7 +76,7 @@ function ExpiryChoices({ info, state }: { info: LoginRequestInfo; state: Passwor
             : t('passwordExpiry.today', { date: formatDate(warning.expiresAt) })}
         </Typography>
       )}
-      <Typography color="text.secondary" sx={{ mb: 3 }}>
+      <Typography color="textSecondary" sx={{ mb: 3 }}>
         {t('passwordExpiry.advice')}
       </Typography>
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>

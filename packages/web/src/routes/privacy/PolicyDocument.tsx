@@ -10,7 +10,7 @@ import { POLICY_INTRO, POLICY_SECTIONS, POLICY_UPDATED } from './privacy-policy.
 export function PolicyDocument({ sectionHeading = 'h2', toc = false }: { sectionHeading?: 'h2' | 'h3'; toc?: boolean }) {
   return (
     <Box lang="vi">
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ mb: 3 }}>
         Cập nhật lần cuối: {POLICY_UPDATED}
       </Typography>
       {POLICY_INTRO.map((text) => (

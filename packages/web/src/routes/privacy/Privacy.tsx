@@ -43,7 +43,7 @@ export default function Privacy() {
             Chính sách quyền riêng tư
           </Typography>
           {i18n.language !== 'vi' && (
-            <Typography lang={i18n.language} color="text.secondary" sx={{ mb: 1 }}>
+            <Typography lang={i18n.language} color="textSecondary" sx={{ mb: 1 }}>
               {t('privacy.languageNote')}
             </Typography>
           )}

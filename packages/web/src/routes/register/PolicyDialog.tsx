@@ -30,7 +30,7 @@ export default function PolicyDialog({ open, onClose }: { open: boolean; onClose
       </DialogTitle>
       <DialogContent dividers>
         {i18n.language !== 'vi' && (
-          <Typography color="text.secondary" sx={{ mb: 1 }}>
+          <Typography color="textSecondary" sx={{ mb: 1 }}>
             {t('privacy.languageNote')}
           </Typography>
         )}

@@ -145,7 +145,7 @@ function RegisterForm({ info }: { info: LoginRequestInfo }) {
             onStarted={() => setFailure(null)}
           />
           {!accepted && (
-            <Typography id={SOCIAL_HINT_ID} variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            <Typography id={SOCIAL_HINT_ID} variant="body2" color="textSecondary" sx={{ mt: 1 }}>
               {t('register.socialNeedsPolicy')}
             </Typography>
           )}
@@ -200,7 +200,7 @@ function RegisterForm({ info }: { info: LoginRequestInfo }) {
         </ActionButton>
         <RecaptchaNotice config={client.recaptchaConfiguration} />
         <Box sx={{ mt: 3, textAlign: 'center' }}>
-          <Typography variant="body2" component="span" color="text.secondary">
+          <Typography variant="body2" component="span" color="textSecondary">
             {t('register.haveAccount')}{' '}
           </Typography>
           <TextLink to={flowHref('/login', params)} sx={{ fontWeight: 700 }}>

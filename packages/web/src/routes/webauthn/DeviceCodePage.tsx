@@ -133,7 +133,7 @@ function CodeForm({ purpose, challenge, credentialId, deviceName, destination }:
         margin="none"
         slotProps={{ htmlInput: { readOnly: true } }}
       />
-      <Typography variant="body2" color="text.secondary" sx={{ mt: 2, overflowWrap: 'anywhere' }}>
+      <Typography variant="body2" color="textSecondary" sx={{ mt: 2, overflowWrap: 'anywhere' }}>
         {sentText}
       </Typography>
       <CodeTextField id={`device-${purpose}-code`} inputRef={codeRef} label={t(`account.devices.${purpose}.code`)} value={code} onChange={setCode} error={codeError} />

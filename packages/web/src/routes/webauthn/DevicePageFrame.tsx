@@ -48,7 +48,7 @@ export function DevicePageFrame({ title, intro, children }: { title: string; int
             >
               <DeviceIcon sx={{ fontSize: 28, [WIDE]: { fontSize: 40 } }} />
             </Box>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {intro}
             </Typography>
           </Box>

@@ -54,7 +54,7 @@ export function QrCodeDialog({ request, secondsLeft, onCancel }: Props) {
           sx={{ flexShrink: 0, boxSizing: 'content-box', border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff' }}
         />
         <Box sx={{ minWidth: 0, display: 'flex', flexDirection: 'column', gap: 1.5 }}>
-          <Typography id="device-qr-text" variant="body2" color="text.secondary">
+          <Typography id="device-qr-text" variant="body2" color="textSecondary">
             {t('deviceLogin.qrText')}
           </Typography>
           <ExternalLink href={request.verifyUrl} target="_blank" rel="noopener noreferrer" sx={{ overflowWrap: 'anywhere' }}>
@@ -67,7 +67,7 @@ export function QrCodeDialog({ request, secondsLeft, onCancel }: Props) {
               {t('deviceLogin.expiresIn', { time: formatCountdown(secondsLeft) })}
             </Typography>
           </Box>
-          <Typography variant="body2" color="warning.dark" sx={{ fontWeight: 500 }}>
+          <Typography variant="body2" sx={{ fontWeight: 500 }}>
             {t('deviceLogin.noReload')}
           </Typography>
         </Box>

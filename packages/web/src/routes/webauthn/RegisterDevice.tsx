@@ -49,7 +49,7 @@ function Unsupported() {
   return (
     <>
       <Notice message={t('messages.browserNotSupported')} />
-      <Typography role="status" variant="body2" color="text.secondary">
+      <Typography role="status" variant="body2" color="textSecondary">
         {t('account.devices.registerPage.leaving', { seconds: String(countdown.secondsLeft) })}
       </Typography>
     </>

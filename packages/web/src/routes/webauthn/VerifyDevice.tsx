@@ -117,7 +117,7 @@ function Confirmation({ info, authnChallenge }: { info: LoginRequestInfo; authnC
     return (
       <>
         <Notice severity="success" message={t('deviceLogin.verified')} />
-        <Typography role="status" color="text.secondary" sx={{ textAlign: 'center' }}>
+        <Typography role="status" color="textSecondary" sx={{ textAlign: 'center' }}>
           {t('deviceLogin.redirectIn', { seconds: String(countdown.secondsLeft) })}
         </Typography>
       </>
@@ -155,7 +155,7 @@ function Request({ request, busy, onContinue, onDeny }: { request: DeviceLoginRe
         </Box>
       </Typography>
       {request.username && (
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
           {t('deviceLogin.account', { username: request.username })}
         </Typography>
       )}

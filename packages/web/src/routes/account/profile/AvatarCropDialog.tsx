@@ -73,7 +73,7 @@ export function AvatarCropDialog({ image, onClose }: { image: string; onClose: (
         {t('account.profile.avatar.dialogTitle')}
       </DialogTitle>
       <DialogContent sx={{ px: { xs: 2, sm: 3 } }}>
-        <Typography id="avatar-dialog-hint" variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        <Typography id="avatar-dialog-hint" variant="body2" color="textSecondary" sx={{ mb: 2 }}>
           {t('account.profile.avatar.hint')}
         </Typography>
         <AccountErrorNotice error={error} />

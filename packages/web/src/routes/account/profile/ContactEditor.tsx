@@ -186,7 +186,7 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
           {icon}
         </Box>
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             {fieldLabel}
           </Typography>
           <Typography sx={{ overflowWrap: 'anywhere', color: current ? 'text.primary' : 'text.secondary' }}>{current || t('account.profile.contact.notAdded')}</Typography>

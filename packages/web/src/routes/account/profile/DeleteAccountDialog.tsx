@@ -159,7 +159,7 @@ export function DeleteAccountDialog({ profile, open, onClose, onDeleted }: Props
     />
   ) : recipient ? (
     <>
-      <Typography color="text.secondary" sx={{ mt: 2 }}>
+      <Typography color="textSecondary" sx={{ mt: 2 }}>
         {t('account.profile.delete.proofCode', { to: recipient.to })}
       </Typography>
       {codeSent && (

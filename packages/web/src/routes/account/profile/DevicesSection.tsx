@@ -64,7 +64,7 @@ function DeviceList() {
       <AccountErrorNotice error={devices.error ?? (deleting ? null : challenge.error)} />
       {devices.isPending && <Loading />}
       {devices.isSuccess && items.length === 0 && (
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
           {t('account.devices.none')}
         </Typography>
       )}
@@ -85,7 +85,7 @@ function DeviceList() {
                       label={t(device.active ? 'account.devices.active' : 'account.devices.inactive')}
                     />
                   </Box>
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography variant="body2" color="textSecondary">
                     {describe(device)}
                   </Typography>
                 </Box>

@@ -26,7 +26,7 @@ export default function Profile() {
       <Typography variant="h1" sx={{ mb: 1 }}>
         {t('account.profile.heading')}
       </Typography>
-      <Typography color="text.secondary" sx={{ mb: 3 }}>
+      <Typography color="textSecondary" sx={{ mb: 3 }}>
         {t('account.profile.description')}
       </Typography>
       <AccountErrorNotice error={profile.error} />

@@ -12,7 +12,7 @@ export function SectionCard({ id, title, description, children }: { id: string; 
           {title}
         </Typography>
         {description && (
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
             {description}
           </Typography>
         )}

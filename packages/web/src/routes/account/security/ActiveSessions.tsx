@@ -121,16 +121,16 @@ export function ActiveSessions() {
                     {session.current && <Chip size="small" color="success" label={t('account.security.sessions.thisSession')} />}
                   </Box>
                   {address && (
-                    <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                    <Typography variant="body2" color="textSecondary" sx={{ overflowWrap: 'anywhere' }}>
                       {address}
                     </Typography>
                   )}
                   {session.applications.length > 0 && (
-                    <Typography variant="body2" color="text.secondary">
+                    <Typography variant="body2" color="textSecondary">
                       {t('account.security.sessions.applications', { names: session.applications.map((a) => a.name).join(', ') })}
                     </Typography>
                   )}
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography variant="body2" color="textSecondary">
                     {t('account.security.sessions.signedIn', { date: signedInAt })}
                     {' · '}
                     {session.current ? t('account.security.sessions.activeNow') : lastActive(t, session.lastActiveAt, language)}
@@ -158,7 +158,7 @@ export function ActiveSessions() {
         </List>
       )}
       {sessions.isSuccess && others.length === 0 && (
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
           {t('account.security.sessions.onlyHere')}
         </Typography>
       )}

@@ -60,7 +60,7 @@ export function BackupCodesDialog({ codes, onClose }: { codes: readonly string[]
         {t('account.security.backupCodes.dialogTitle')}
       </DialogTitle>
       <DialogContent sx={{ pt: 0 }}>
-        <Typography id="backup-codes-keep-safe" color="text.secondary">
+        <Typography id="backup-codes-keep-safe" color="textSecondary">
           {t('account.security.backupCodes.keepSafe')}
         </Typography>
         <Box

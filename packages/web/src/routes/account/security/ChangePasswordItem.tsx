@@ -102,7 +102,7 @@ function ChangePasswordDialog({ policy, username, onCancel, onDone }: { policy: 
       </DialogTitle>
       <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
         <DialogContent sx={{ pt: 0 }}>
-          <Typography id="change-password-text" color="text.secondary" sx={{ mb: 2 }}>
+          <Typography id="change-password-text" color="textSecondary" sx={{ mb: 2 }}>
             {t('account.security.changePassword.description')}
           </Typography>
           <AccountErrorNotice error={failure} />
@@ -173,7 +173,7 @@ export function ChangePasswordItem() {
         <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, width: '100%' }}>
           <Typography sx={{ flex: '0 0 200px', fontWeight: 500 }}>{t('account.security.changePassword.row')}</Typography>{' '}
           {/* On a narrow screen the hint goes under the label rather than into a thin column beside it. */}
-          <Typography sx={{ flex: 1, minWidth: 180 }} color="text.secondary">
+          <Typography sx={{ flex: 1, minWidth: 180 }} color="textSecondary">
             {t('account.security.changePassword.hint')}
           </Typography>
         </Box>

@@ -28,7 +28,7 @@ export function MfaGreeting() {
           <Typography variant="h2" component="p">
             {t('account.security.greeting.heading')}
           </Typography>
-          <Typography color="text.secondary" sx={{ maxWidth: 480 }}>
+          <Typography color="textSecondary" sx={{ maxWidth: 480 }}>
             {t('account.security.greeting.text')}
           </Typography>
           <Button variant="contained" component={Link} to="/user/security/authenticator">

@@ -121,7 +121,7 @@ export function MfaPage() {
       {profile.isPending && <Loading />}
       {data && (
         <>
-          <Typography color="text.secondary" sx={{ mb: 3 }}>
+          <Typography color="textSecondary" sx={{ mb: 3 }}>
             {t(data.enableMfa ? 'account.security.mfa.onText' : 'account.security.mfa.offText')}
           </Typography>
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, 1fr)' } }}>
@@ -145,11 +145,11 @@ export function MfaPage() {
                     <Typography variant="h3" component="h2" sx={{ fontSize: '1.1rem', fontWeight: 600 }}>
                       {name}
                     </Typography>
-                    <Typography variant="body2" color="text.secondary">
+                    <Typography variant="body2" color="textSecondary">
                       {t(`account.security.mfa.methods.${type}.text`)}
                     </Typography>
                     {blocker && (
-                      <Typography variant="body2" color="warning.main">
+                      <Typography variant="body2" sx={{ fontWeight: 500 }}>
                         {t(`account.security.mfa.${blocker}`)}
                       </Typography>
                     )}

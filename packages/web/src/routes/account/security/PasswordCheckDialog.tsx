@@ -101,7 +101,7 @@ export function PasswordCheckDialog({ open, onClose }: { open: boolean; onClose:
       ) : (
         <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
           <DialogContent sx={{ pt: 0 }}>
-            <Typography color="text.secondary">{t('account.security.check.description')}</Typography>
+            <Typography color="textSecondary">{t('account.security.check.description')}</Typography>
             <TextField
               id="password-check"
               inputRef={inputRef}

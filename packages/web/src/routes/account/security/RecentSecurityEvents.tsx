@@ -31,7 +31,7 @@ export function RecentSecurityEvents() {
         {t('account.security.events.title')}
       </Typography>
       {items.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {t('account.security.events.none')}
         </Typography>
       ) : (

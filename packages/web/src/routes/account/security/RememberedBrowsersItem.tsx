@@ -47,7 +47,7 @@ export function RememberedBrowsersItem() {
         <Typography sx={{ flex: '0 0 200px', fontWeight: 500 }}>{t('account.security.rememberedBrowsers.title')}</Typography>
         <Box sx={{ flex: 1, minWidth: 180, color: 'text.secondary' }}>
           {count !== undefined && (
-            <Typography color="text.secondary">{count === 0 ? t('account.security.rememberedBrowsers.none') : t('account.security.rememberedBrowsers.count', { count })}</Typography>
+            <Typography color="textSecondary">{count === 0 ? t('account.security.rememberedBrowsers.none') : t('account.security.rememberedBrowsers.count', { count })}</Typography>
           )}
           <AccountErrorNotice error={remembered.error} />
         </Box>

@@ -111,14 +111,14 @@ export function AuthenticatorSetupDialog({ password, onClose }: { password: stri
         <>
           <DialogContent sx={{ pt: 0 }}>
             <AccountErrorNotice error={associateError} />
-            <Typography color="text.secondary">{t('account.security.setup.scan')}</Typography>
+            <Typography color="textSecondary">{t('account.security.setup.scan')}</Typography>
             {!association && !associateError && <Loading />}
             {association?.qrcode && (
               <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1, mt: 2 }}>
                 <img src={association.qrcode} width={QR_SIZE} height={QR_SIZE} alt={t('account.security.setup.qrAlt')} />
                 {association.secret && (
                   <>
-                    <Typography variant="body2" color="text.secondary">
+                    <Typography variant="body2" color="textSecondary">
                       {t('account.security.setup.secret')}
                     </Typography>
                     <Typography component="code" sx={{ fontFamily: 'monospace', letterSpacing: 1, overflowWrap: 'anywhere', textAlign: 'center' }}>
@@ -140,7 +140,7 @@ export function AuthenticatorSetupDialog({ password, onClose }: { password: stri
         <Box component="form" noValidate onSubmit={(event) => void confirm(event)}>
           <DialogContent sx={{ pt: 0 }}>
             <AccountErrorNotice error={failure} />
-            <Typography color="text.secondary">{t('account.security.setup.enterAppCode')}</Typography>
+            <Typography color="textSecondary">{t('account.security.setup.enterAppCode')}</Typography>
             {field}
           </DialogContent>
           <DialogActions>
@@ -195,7 +195,7 @@ export function CodeSetupDialog({ kind, password, target, onClose }: { kind: 'sm
       <Box component="form" noValidate onSubmit={(event) => void (sent ? confirm(event) : (event.preventDefault(), send()))}>
         <DialogContent sx={{ pt: 0 }}>
           <AccountErrorNotice error={sendError ?? failure} />
-          <Typography color="text.secondary">{t(`account.security.setup.${kind}Text`)}</Typography>
+          <Typography color="textSecondary">{t(`account.security.setup.${kind}Text`)}</Typography>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
             <TextField
               id={`mfa-${kind}-target`}

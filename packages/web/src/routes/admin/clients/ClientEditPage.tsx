@@ -156,7 +156,7 @@ function ClientForm({ client, tenant }: { client: AdminClient; tenant: Tenant })
           {t('admin.clients.backToList')}
         </Button>
       </Box>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ mb: 3 }}>
         {t('admin.clients.idLine', { id: client.id, tenant: tenant.name })}
       </Typography>
 
@@ -256,7 +256,7 @@ function ClientForm({ client, tenant }: { client: AdminClient; tenant: Tenant })
             </TextInput>
             {client.tokenEndpointAuthMethod !== 'none' && (
               <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2 }}>
-                <Typography variant="body2" color="text.secondary" sx={{ flex: 1, minWidth: 200 }}>
+                <Typography variant="body2" color="textSecondary" sx={{ flex: 1, minWidth: 200 }}>
                   {client.hasSecret ? t('admin.clients.secretSet') : t('admin.clients.secretMissing')}
                 </Typography>
                 <Button variant="outlined" onClick={() => setConfirmRotate(true)}>

@@ -21,7 +21,7 @@ export function FormSection({ id, title, description, children }: { id?: string;
           {title}
         </Typography>
         {description && (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>
             {description}
           </Typography>
         )}
@@ -86,12 +86,12 @@ export function SaveBar({ label, pending, saved, problemCount, error }: { label:
         {label}
       </Button>
       {saved && (
-        <Typography role="status" color="success.dark">
+        <Typography role="status" sx={{ color: 'success.dark' }}>
           {t('admin.saved')}
         </Typography>
       )}
       {problemCount > 0 && (
-        <Typography role="alert" color="error.dark">
+        <Typography role="alert" sx={{ color: 'error.dark' }}>
           {t('admin.problems.summary', { count: problemCount })}
         </Typography>
       )}

@@ -18,7 +18,7 @@ export function PageHeading({ title, subtitle, actions }: { title: string; subti
           {title}
         </Typography>
         {subtitle && (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>
             {subtitle}
           </Typography>
         )}

@@ -134,7 +134,7 @@ export default function DashboardPage() {
 function Figure({ label, value }: { label: string; value: number }) {
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         {label}
       </Typography>
       <Typography sx={{ fontSize: '1.75rem', fontWeight: 700 }}>{value.toLocaleString()}</Typography>

@@ -64,7 +64,7 @@ export function ClientLoginPreview({ client }: { client: PublicClient }) {
           </ToggleButton>
         </ToggleButtonGroup>
       </Box>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         {t('admin.preview.note')}
       </Typography>
       <PreviewFrame key={device} width={frame.width} height={frame.height} title={t('admin.preview.frameTitle', { client: client.clientName })}>

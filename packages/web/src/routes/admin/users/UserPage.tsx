@@ -201,7 +201,7 @@ export function UserPage() {
             {t('admin.users.fields.devices')}
           </Typography>
           {u.devices.length === 0 && (
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {t('admin.users.noDevices')}
             </Typography>
           )}
@@ -212,7 +212,7 @@ export function UserPage() {
                   {device.deviceName}
                   {!device.active && ` (${t('admin.users.deviceInactive')})`}
                 </Typography>
-                <Typography variant="caption" color="text.secondary">
+                <Typography variant="caption" color="textSecondary">
                   {t('admin.users.deviceUsed', { when: when(device.lastUsedAt) })}
                 </Typography>
               </Box>
@@ -225,7 +225,7 @@ export function UserPage() {
 
         <Card title={t('admin.users.sections.events')}>
           {u.recentEvents.length === 0 ? (
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {t('admin.users.noEvents')}
             </Typography>
           ) : (
