@@ -15,6 +15,7 @@ import { injectHead, SpaHead } from './spa-head.ts';
 import { hasSignInShell, injectShell, SHELL_STYLE, signInShell } from './sign-in-shell.ts';
 import { createImageInliner, type ImageInliner } from './inline-images.ts';
 import { encodePage } from './page-encoding.ts';
+import { parseCookieHeader } from './lib/cookies.ts';
 import { ACCOUNT_SHELL_STYLE, accountShell, hasAccountShell } from './account-shell.ts';
 
 /**
@@ -107,12 +108,9 @@ function queryLocale(request: FastifyRequest): Locale | undefined {
   return typeof locale === 'string' ? firstSupportedLocale(locale) : undefined;
 }
 
-const LOCALE_COOKIE_PATTERN = new RegExp(`(?:^|;)\\s*${LOCALE_COOKIE}=([^;]*)`);
-
 /** The language chosen with the switcher, from the cookie that mirrors it (language.ts of the SPA). */
 function chosenLocale(request: FastifyRequest): Locale | undefined {
-  const match = LOCALE_COOKIE_PATTERN.exec(request.headers.cookie ?? '');
-  return match ? firstSupportedLocale(match[1]!.trim()) : undefined;
+  return firstSupportedLocale(parseCookieHeader(request.headers.cookie).get(LOCALE_COOKIE));
 }
 
 /** The first of the languages the screens speak in a list of language tags ("en-US vi"). */

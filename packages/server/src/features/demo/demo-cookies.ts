@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerKeys } from '../../lib/server-keys.ts';
+import { parseCookieHeader } from '../../lib/cookies.ts';
 
 /**
  * Small signed cookies for the demo relying party, scoped to /demo: the value is base64url JSON
@@ -11,17 +12,6 @@ export interface DemoCookies {
   serialize(name: string, value: unknown, maxAgeSeconds: number): string;
   clear(name: string): string;
   set(reply: FastifyReply, cookies: string[]): void;
-}
-
-function parseCookieHeader(header: string | undefined): Map<string, string> {
-  const cookies = new Map<string, string>();
-  for (const part of (header ?? '').split(';')) {
-    const index = part.indexOf('=');
-    if (index <= 0) continue;
-    const name = part.slice(0, index).trim();
-    if (!cookies.has(name)) cookies.set(name, part.slice(index + 1).trim());
-  }
-  return cookies;
 }
 
 export function createDemoCookies(keys: ServerKeys, secure: boolean): DemoCookies {
