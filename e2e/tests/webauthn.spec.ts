@@ -242,6 +242,7 @@ test.describe('devices (WebAuthn)', () => {
       const ended = page.getByText(tr('vi', 'deviceLogin.ended'), { exact: true });
       await expect(ended).toBeVisible();
       await expect(page.getByRole('heading', { level: 1, name: tr('vi', 'deviceLogin.documentTitle') })).toBeVisible();
+      await saveWideAndNarrow(page, 'webauthn-device-login-ended', 'vi');
       expect(new URL(page.url()).pathname).not.toMatch(/^\/demo/);
       // The refused link offers nothing to approve afterwards (the request or the whole sign-in is over).
       await second.goto(link);
