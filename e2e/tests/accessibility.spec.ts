@@ -142,7 +142,7 @@ for (const locale of LOCALES) {
 
     const plainScreens: [string, string][] = [
       ['error-404', '/no-such-screen'],
-      ['error-500', '/login/webauthn/verify-device'],
+      ['error-400', '/login/webauthn/verify-device'],
       ['request-gone-mfa', '/login/mfa'],
       ['session-expired', '/alert/session-expired'],
       ['privacy', '/privacy'],

@@ -7,6 +7,8 @@ import type { LoginRequestInfo, PublicClient } from '@passgate/contract';
 import { ChallengePage } from '../../components/ChallengePage.tsx';
 import { PublicPage } from '../../components/PublicPage.tsx';
 import { loadLoginRequest, loginRequestKey } from '../../lib/login-request.ts';
+import type { ErrorState } from '../errors/ErrorScreen.tsx';
+import { flowHref } from '../login/login-options.ts';
 import { cachedRequest, forgetRequest } from '../../lib/request-cache.ts';
 
 interface Props {
@@ -41,7 +43,10 @@ function FlowScreen({ challenge, title, heading, intro, allowed, children }: Pro
 
   const client = info.client;
   const introText = typeof intro === 'function' ? intro(client) : intro;
-  if (allowed && !allowed(client)) return <Navigate to="/error" replace state={{ status: 403 }} />;
+  if (allowed && !allowed(client)) {
+    const state: ErrorState = { status: 403, client, back: flowHref('/login', params) };
+    return <Navigate to="/error" replace state={state} />;
+  }
 
   return (
     <PublicPage client={client} title={`${title} · ${client.clientName}`}>

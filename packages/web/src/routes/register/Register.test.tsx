@@ -247,10 +247,14 @@ describe('Register screen', () => {
     expect(field).toHaveAttribute('type', 'tel');
   });
 
-  it('goes to Error 403 for a client that may not register', async () => {
+  it('goes to Error 403 for a client that may not register, in its theme, and Back leads to its Login screen', async () => {
     serve(loginRequest({}, { permissions: ['users:email:login'] }));
-    await renderApp(`/register?challenge=${CHALLENGE}&locale=en`);
+    // Opened on its own, as a typed or shared address is: no page of the app to go back to.
+    await renderApp(`/register?challenge=${CHALLENGE}&client_id=demo-app&locale=en`);
     expect(await screen.findByRole('heading', { name: 'Forbidden' })).toBeInTheDocument();
+    expect(document.title).toBe('Forbidden · Demo App');
+    // The same sign-in (its request, its client, its language), not the account area's.
+    expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', `/login?challenge=${CHALLENGE}&client_id=demo-app&locale=en`);
   });
 
   it('speaks Vietnamese by default, keeping the challenge and locale in its links', async () => {

@@ -33,9 +33,9 @@ describe('the device activation and deletion pages', () => {
     ['/user/webauthn/activation?challenge=ch-1&locale=en', { deviceName: 'Laptop' }],
     ['/user/webauthn/deletion?challenge=ch-1&webauthnCredentialId=cred-1&locale=en', {}],
     ['/user/webauthn/deletion?challenge=ch-1&locale=en', { deviceName: 'Laptop' }],
-  ])('%s with state %j goes to Error 500', async (path, state) => {
+  ])('%s with state %j goes to Error 400, a request that is not valid', async (path, state) => {
     await open(path, state);
-    expect(await screen.findByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Bad Request' })).toBeInTheDocument();
   });
 
   it('goes to Error 403 when the tenant does not allow devices', async () => {

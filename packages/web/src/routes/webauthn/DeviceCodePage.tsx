@@ -33,7 +33,9 @@ export function DeviceCodePage({ purpose }: { purpose: DeviceCodePurpose }) {
   const state = readDeviceCodeState(location.state);
   const challenge = params.get('challenge');
   const credentialId = params.get('webauthnCredentialId');
-  if (!state || !challenge || !credentialId) return <Navigate to="/error" replace state={{ status: 500 }} />;
+  // Reached only from the device sign-in, which hands on all three; a typed or bookmarked address is
+  // a request that is not valid (400), not a fault of the server.
+  if (!state || !challenge || !credentialId) return <Navigate to="/error" replace state={{ status: 400 }} />;
   return (
     <DevicePageFrame title={t(`account.devices.${purpose}.title`)} intro={t(`account.devices.${purpose}.intro`)}>
       <CodeForm purpose={purpose} challenge={challenge} credentialId={credentialId} deviceName={state.deviceName} destination={state.destination} />

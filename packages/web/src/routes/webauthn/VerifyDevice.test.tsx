@@ -43,9 +43,9 @@ async function openVerify(routes: Parameters<typeof stubFetch>[0] = {}, path = P
 }
 
 describe('VerifyDevice screen (the second device)', () => {
-  it('goes to Error 500 without authnChallenge', async () => {
+  it('goes to Error 400 (not 500: the server is not at fault) without authnChallenge', async () => {
     await openVerify({}, `/login/webauthn/verify-device?challenge=${CHALLENGE}&locale=en`);
-    expect(await screen.findByRole('heading', { name: 'Internal Server Error' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Bad Request' })).toBeInTheDocument();
   });
 
   it('asks "You are logging on to" the client, approves with this device’s credential, then counts 5 s to the dashboard', async () => {

@@ -24,8 +24,9 @@ export default function VerifyDevice() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const authnChallenge = params.get('authnChallenge');
-  // Both come from the QR link; without them there is nothing to approve.
-  if (!params.get('challenge') || !authnChallenge) return <Navigate to="/error" replace state={{ status: 500 }} />;
+  // Both come from the QR link; without them there is nothing to approve. A cut or hand-made link
+  // is the visitor's request that is not valid (400), not a fault of the server (500).
+  if (!params.get('challenge') || !authnChallenge) return <Navigate to="/error" replace state={{ status: 400 }} />;
   return (
     <ClientFlowPage title={t('deviceLogin.verifyTitle')} heading={t('deviceLogin.verifyTitle')} allowed={canUseDeviceLogin}>
       {(info) => <Confirmation info={info} authnChallenge={authnChallenge} />}
