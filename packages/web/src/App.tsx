@@ -16,6 +16,7 @@ import Login from './routes/login/Login.tsx';
 // far better than many); every other screen is its own chunk, so the first load of /login never
 // fetches the account area (nor oidc-client-ts).
 const Logout = lazy(() => import('./routes/logout/Logout.tsx'));
+const LoggedOut = lazy(() => import('./routes/logout/LoggedOut.tsx'));
 const Login2Step = lazy(() => import('./routes/login/Login2Step.tsx'));
 const LoginPasswordless = lazy(() => import('./routes/login/LoginPasswordless.tsx'));
 const LoginWebAuthn = lazy(() => import('./routes/webauthn/LoginWebAuthn.tsx'));
@@ -96,6 +97,7 @@ export function AppRoutes() {
           <Route path="/login/webauthn/verify-device" element={<VerifyDevice />} />
           <Route path="/login/social-link" element={<SocialLink />} />
           <Route path="/logout" element={<Logout />} />
+          <Route path="/logged-out" element={<LoggedOut />} />
           <Route path="/register" element={<Register />} />
           <Route path="/activation" element={<Activation />} />
           <Route path="/activation/resend" element={<ActivationResend />} />

@@ -7,6 +7,7 @@ import type { LogoutRequests } from './logout-requests.ts';
 import { renderProviderError } from './provider-error-page.ts';
 import { answerDependencyFailuresWith503 } from './provider-dependency-errors.ts';
 import { providerFetch } from './provider-fetch.ts';
+import { requestedLocale } from './requested-locale.ts';
 
 /**
  * The OpenID Connect provider (panva's oidc-provider), configured in this one file. The identity
@@ -85,16 +86,6 @@ function loginPolicy(deps: ProviderDeps) {
   return policy;
 }
 
-/** The first supported language among the request's `locale` and `ui_locales`, if any. */
-function requestedLocale(params: Record<string, unknown>): 'vi' | 'en' | undefined {
-  const tags = [params.locale, params.ui_locales].filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(' '));
-  for (const tag of tags) {
-    const language = tag.toLowerCase().split('-')[0];
-    if (language === 'vi' || language === 'en') return language;
-  }
-  return undefined;
-}
-
 /**
  * The id_token_hint proves who is being logged out only when it was issued to this browser's
  * signed-in account (and, where it names one, in this session). Any valid ID token passes the
@@ -151,7 +142,7 @@ export function createProvider(deps: ProviderDeps): Provider {
         enabled: true,
         async logoutSource(ctx: KoaContextWithOIDC) {
           const session = ctx.oidc.session;
-          const state = session?.state as { secret: string; state?: string; postLogoutRedirectUri?: string } | undefined;
+          const state = session?.state as EndSessionState | undefined;
           if (!session || !state) throw new Error('end-session state is missing');
           const request = await deps.logoutRequests.create({
             sessionId: session.jti,
@@ -164,8 +155,24 @@ export function createProvider(deps: ProviderDeps): Provider {
           });
           const url = new URL('/logout', config.publicUrl);
           url.searchParams.set('challenge', request.id);
+          // As on /login: the page, reached again once the request is spent, still knows its client.
+          if (request.clientId) url.searchParams.set('client_id', request.clientId);
           // The relying party's language (ui_locales on the end-session request) holds on the way out too.
           const locale = requestedLocale((ctx.oidc.params ?? {}) as Record<string, unknown>);
+          if (locale) url.searchParams.set('locale', locale);
+          // Kept with the session's end-session state for the screen after the logout (see
+          // forwardToLoggedOutScreen), which the provider reaches without the request's parameters.
+          if (locale) state.locale = locale;
+          ctx.status = 303;
+          ctx.redirect(url.toString());
+        },
+        // The provider's own 'Sign-out Success' page is English only and leads nowhere: Passgate's
+        // screen says it in the user's language and leads back to the client or to a sign-in.
+        async postLogoutSuccessSource(ctx: KoaContextWithOIDC) {
+          const url = new URL('/logged-out', config.publicUrl);
+          // Only a client the provider found (it checks the client_id of this request).
+          if (ctx.oidc.client) url.searchParams.set('client_id', ctx.oidc.client.clientId);
+          const locale = requestedLocale(ctx.query);
           if (locale) url.searchParams.set('locale', locale);
           ctx.status = 303;
           ctx.redirect(url.toString());
@@ -217,6 +224,7 @@ export function createProvider(deps: ProviderDeps): Provider {
   // from PUBLIC_URL and Fastify's own view of the client address: they are always to be believed.
   provider.proxy = true;
   answerDependencyFailuresWith503(provider);
+  forwardToLoggedOutScreen(provider, config.issuer);
 
   // Client secrets are stored as keyed digests, so the provider compares through them (the
   // extension point its author recommends for hashed secrets; symmetric algorithms stay disabled).
@@ -242,6 +250,36 @@ export function createProvider(deps: ProviderDeps): Provider {
   });
 
   return provider;
+}
+
+/** What the provider keeps in the session between the end-session request and its confirmation, and Passgate's `locale`. */
+interface EndSessionState {
+  secret: string;
+  clientId?: string;
+  state?: string;
+  postLogoutRedirectUri?: string;
+  locale?: string;
+}
+
+/**
+ * A confirmed logout without a post-logout redirect URI ends on the provider's success address,
+ * which the provider gives the client_id only for a logout from that one client, and never the
+ * language. Passgate's confirmation always ends the whole session (logout=yes), so the client the
+ * end-session request named, and its language, are added here for postLogoutSuccessSource.
+ */
+function forwardToLoggedOutScreen(provider: Provider, issuer: string): void {
+  const successUrl = `${issuer}/session/end/success`;
+  provider.use(async (ctx, next) => {
+    await next();
+    const location = ctx.response.get('location');
+    if (ctx.method !== 'POST' || ctx.status !== 303 || location !== successUrl) return;
+    const url = new URL(location);
+    const oidc = (ctx as Partial<KoaContextWithOIDC>).oidc;
+    if (oidc?.client) url.searchParams.set('client_id', oidc.client.clientId);
+    const locale = (oidc?.session?.state as EndSessionState | undefined)?.locale;
+    if (locale) url.searchParams.set('locale', locale);
+    ctx.redirect(url.toString());
+  });
 }
 
 function tokenIssuedToCaller(_ctx: KoaContextWithOIDC, client: { clientId: string }, token: { clientId?: string | undefined }): boolean {

@@ -9,6 +9,7 @@ import { PublicPage } from './PublicPage.tsx';
 import { RequestBoundary } from './RequestBoundary.tsx';
 import { forgetRequest } from '../lib/request-cache.ts';
 import { isRequestGone } from '../api/errors.ts';
+import type { GoneFlow } from '../routes/flow/RequestGone.tsx';
 
 const RequestGone = lazy(() => import('../routes/flow/RequestGone.tsx'));
 
@@ -20,11 +21,14 @@ const RequestGone = lazy(() => import('../routes/flow/RequestGone.tsx'));
 export function ChallengePage({
   title,
   requestKey,
+  flow = 'sign-in',
   children,
 }: {
   title: string;
   /** The request-cache key of the screen's request, forgotten on Retry. */
   requestKey: (challenge: string) => string;
+  /** Whose request the screen reads, for the words of the screen shown when it is gone. */
+  flow?: GoneFlow;
   children: (challenge: string) => ReactNode;
 }) {
   const { t } = useTranslation();
@@ -32,7 +36,7 @@ export function ChallengePage({
   const challenge = params.get('challenge');
   useReloadWhenRestoredFromHistory();
   // A bookmarked or hand-typed address: no request to continue, but still a way forward.
-  if (!challenge) return <RequestGone />;
+  if (!challenge) return <RequestGone flow={flow} />;
   return (
     <RequestBoundary
       key={challenge}
@@ -45,7 +49,7 @@ export function ChallengePage({
       failed={(error, retry) =>
         // Retrying a finished or expired request only fails again: lead back to the client instead.
         isRequestGone(error) ? (
-          <RequestGone />
+          <RequestGone flow={flow} />
         ) : (
           <PublicPage title={title}>
             <ApiErrorAlert error={error} />

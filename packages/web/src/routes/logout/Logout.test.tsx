@@ -2,7 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../lib/browser.ts';
-import { json, stubFetch } from '../../test/fetch-stub.ts';
+import { ErrorCode } from '@passgate/contract/rules';
+import { apiError, json, stubFetch } from '../../test/fetch-stub.ts';
 import { publicClient } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
 
@@ -47,5 +48,41 @@ describe('Logout screen', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith(CONTINUE));
     expect(requests.filter((r) => r.method === 'POST').map((r) => r.body)).toEqual([{ confirmed: true }]);
     expect(screen.queryByRole('button', { name: 'Đăng xuất' })).not.toBeInTheDocument();
+  });
+
+  describe('when the request has already been answered or has expired', () => {
+    const gone = () => apiError(400, ErrorCode.RequestExpired, 'Request expired', 'challenge');
+
+    it('says the sign-out request is gone, in the client\'s theme, and leads back to the client', async () => {
+      const calls = stubFetch({ [READ]: gone(), 'GET /api/v1/clients/partner-shop': json(200, publicClient({ clientId: 'partner-shop', clientName: 'Partner Shop', homeUri: 'http://localhost:3000/demo/login?client=partner-shop' })) });
+      await renderApp('/logout?challenge=logout-1&client_id=partner-shop&locale=en');
+      expect(await screen.findByRole('heading', { level: 1, name: 'This sign-out request is no longer open' })).toBeInTheDocument();
+      expect(document.title).toBe('Sign-out request no longer open · Partner Shop');
+      expect(screen.getByText(/To log out, start again from Partner Shop/)).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Back to Partner Shop' })).toHaveAttribute('href', 'http://localhost:3000/demo/login?client=partner-shop&locale=en');
+      expect(screen.getByRole('img', { name: /Partner Shop/ })).toBeInTheDocument();
+      expect(screen.queryByText(/sign-in/i)).not.toBeInTheDocument();
+      expect(screen.queryByRole('link', { name: 'Go to your account' })).not.toBeInTheDocument();
+      expect(calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/requests/logout/logout-1')).toHaveLength(1);
+    });
+
+    it('says it in Vietnamese, and leads to the account area without a client', async () => {
+      stubFetch({ [READ]: gone() });
+      await renderApp('/logout?challenge=logout-1&locale=vi');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Yêu cầu đăng xuất này không còn hiệu lực' })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Đến tài khoản của bạn' })).toHaveAttribute('href', '/user/dashboard?locale=vi');
+    });
+
+    it('says so when the request goes while the question is open', async () => {
+      stubFetch({
+        [READ]: json(200, { challenge: 'logout-1', autoConfirm: false, client: publicClient() }),
+        [DECIDE]: gone(),
+        'GET /api/v1/clients/demo-app': json(200, publicClient()),
+      });
+      await renderApp('/logout?challenge=logout-1&client_id=demo-app&locale=en');
+      await userEvent.setup().click(await screen.findByRole('button', { name: 'Log out' }));
+      expect(await screen.findByRole('heading', { level: 1, name: 'This sign-out request is no longer open' })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Back to Demo App' })).toBeInTheDocument();
+    });
   });
 });

@@ -9,6 +9,8 @@ import { ApiErrorAlert } from '../../components/ApiErrorAlert.tsx';
 import { Loading } from '../../components/Loading.tsx';
 import { PublicPage } from '../../components/PublicPage.tsx';
 import { ChallengePage } from '../../components/ChallengePage.tsx';
+import { isRequestGone } from '../../api/errors.ts';
+import RequestGone from '../flow/RequestGone.tsx';
 import { browser } from '../../lib/browser.ts';
 import { applyClientLanguage } from '../../i18n/client-language.ts';
 import { currentLanguage } from '../../i18n/i18n.ts';
@@ -22,7 +24,7 @@ const requestKey = (challenge: string) => `logout-request:${challenge}`;
 export default function Logout() {
   const { t } = useTranslation();
   return (
-    <ChallengePage title={t('logout.documentTitle')} requestKey={requestKey}>
+    <ChallengePage title={t('logout.documentTitle')} requestKey={requestKey} flow="sign-out">
       {(challenge) => <LogoutScreen challenge={challenge} />}
     </ChallengePage>
   );
@@ -60,6 +62,10 @@ function LogoutScreen({ challenge }: { challenge: string }) {
       </PublicPage>
     );
   }
+
+  // Decided meanwhile (in another tab, or this page brought back by Back): there is nothing left to
+  // decide, and the sign-in screen the error alert would go to is the wrong one.
+  if (decision.state === 'failed' && isRequestGone(decision.error)) return <RequestGone flow="sign-out" />;
 
   const busy = decision.state === 'sending';
   return (
