@@ -55,6 +55,12 @@ export function createKnownBrowserQueries(db: Executor) {
         .execute();
     },
 
+    /** Whether `userId` has signed in from the browser whose key hashes to `keyHash`. */
+    async isKnown(userId: string, keyHash: string): Promise<boolean> {
+      const row = await db.selectFrom('known_browsers').select('id').where('user_id', '=', userId).where('browser_key_hash', '=', keyHash).executeTakeFirst();
+      return row !== undefined;
+    },
+
     async count(userId: string): Promise<number> {
       const row = await db.selectFrom('known_browsers').select(sql<number>`count(*)`.as('n')).where('user_id', '=', userId).executeTakeFirst();
       return Number(row?.n ?? 0);

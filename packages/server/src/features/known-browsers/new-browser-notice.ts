@@ -80,8 +80,10 @@ export function registerNewBrowserNotices(ctx: AppContext): NewBrowserNotices {
     sameSite: 'lax',
     // As the provider's own cookies: Secure whenever PUBLIC_URL is https (every deployment but development).
     secure: ctx.config.publicUrl.startsWith('https://'),
-    // Only the provider's resume requests read it.
-    path: new URL(ctx.config.issuer).pathname,
+    // The provider's resume requests read it, and the password sign-in, where a browser the
+    // account has signed in from before is not locked out by other people's wrong passwords
+    // (login-flow/lockout.ts).
+    path: '/',
     maxAge: BROWSER_KEY_MAX_AGE_MS,
     signed: false,
     overwrite: true,
@@ -91,12 +93,11 @@ export function registerNewBrowserNotices(ctx: AppContext): NewBrowserNotices {
     await next();
     const signIn = completedSignIn(koa);
     if (!signIn) return;
-    let key = koa.cookies.get(BROWSER_KEY_COOKIE, { signed: false });
-    if (!key || !BROWSER_KEY_FORMAT.test(key)) {
-      key = randomToken(32);
-      koa.cookies.set(BROWSER_KEY_COOKIE, key, cookieOptions);
-    }
-    const browserKey = key;
+    const held = koa.cookies.get(BROWSER_KEY_COOKIE, { signed: false });
+    const browserKey = held && isBrowserKey(held) ? held : randomToken(32);
+    // Set again at each sign-in, even when held: its year starts over, and a key set before under
+    // the provider's path alone reaches the sign-in API from now on.
+    koa.cookies.set(BROWSER_KEY_COOKIE, browserKey, cookieOptions);
     inBackground(ctx, 'the new sign-in check', () => handleSignIn(ctx, signIn, browserKey));
   });
 
@@ -105,10 +106,19 @@ export function registerNewBrowserNotices(ctx: AppContext): NewBrowserNotices {
   return notices;
 }
 
+export function isBrowserKey(value: string): boolean {
+  return BROWSER_KEY_FORMAT.test(value);
+}
+
+/** How a browser key is stored: keyed, so the table alone cannot be replayed as cookies. */
+export function browserKeyHash(ctx: Pick<AppContext, 'keys'>, browserKey: string): string {
+  return ctx.keys.hmac(HASH_PURPOSE, browserKey);
+}
+
 /** Remembers the browser for the account and, when it is new to an account that has others, tells the owner. */
 async function handleSignIn(ctx: AppContext, signIn: CompletedSignIn, browserKey: string): Promise<void> {
   const at = Date.now();
-  const sighting = await createKnownBrowserQueries(ctx.db).sighted(signIn.userId, ctx.keys.hmac(HASH_PURPOSE, browserKey), at);
+  const sighting = await createKnownBrowserQueries(ctx.db).sighted(signIn.userId, browserKeyHash(ctx, browserKey), at);
   if (sighting !== 'new') return;
 
   const user = await ctx.users.findById(signIn.userId);

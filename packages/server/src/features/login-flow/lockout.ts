@@ -3,6 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { createLoginFailureQueries } from './login-failures.queries.ts';
 import type { UserQueries } from '../users/users.queries.ts';
+import { browserKeyHash, isBrowserKey } from '../known-browsers/new-browser-notice.ts';
+import { createKnownBrowserQueries } from '../known-browsers/known-browsers.queries.ts';
 
 const FIRST_LOCK_MS = 60_000;
 const LONGEST_LOCK_MS = 60 * 60_000;
@@ -89,4 +91,42 @@ export async function countFailedUsername(ctx: LockoutContext, tenantId: string,
  */
 export async function unlockAccount(users: Pick<UserQueries, 'update'>, userId: string, now: number): Promise<void> {
   await users.update(userId, { failed_login_count: 0, locked_until: null, last_failed_login_at: null, updated_at: now });
+}
+
+/**
+ * A browser the account has signed in from before (its `passgate_browser` key is among the
+ * account's known browsers), as the key of its own run of failures, or null for any other browser.
+ *
+ * Such a browser is not locked out by the account's lock: anyone who knows a username can keep that
+ * lock on with a wrong password now and then, and the owner would never get in (OWASP's "device
+ * cookies"). It has a lock of its own instead, counted and lengthened exactly like the account's,
+ * so a stolen browser guesses no faster than anyone. Only a browser that proved the account's
+ * password (or another sign-in) before holds such a key: other people's browsers, their own
+ * accounts' keys included, count against the account as before.
+ */
+export async function trustedBrowser(ctx: LockoutContext, userId: string, browserKey: string | undefined): Promise<string | null> {
+  if (!browserKey || !isBrowserKey(browserKey)) return null;
+  const keyHash = browserKeyHash(ctx, browserKey);
+  if (!(await createKnownBrowserQueries(ctx.db).isKnown(userId, keyHash))) return null;
+  return ctx.keys.hmac('trusted-browser-failures', `${userId}\u0000${keyHash}`);
+}
+
+/** Until when a trusted browser's own lock refuses it, or null. */
+export async function trustedBrowserLockedUntil(ctx: LockoutContext, tenantId: string, browser: string, now: number): Promise<number | null> {
+  const lockedUntil = await createLoginFailureQueries(ctx.db).lockedUntil(tenantId, browser);
+  return lockedUntil !== null && lockedUntil > now ? lockedUntil : null;
+}
+
+/** Counts a wrong password from a trusted browser against that browser alone, as countFailedPassword does for an account. */
+export async function countFailedTrustedBrowser(ctx: LockoutContext, tenantId: string, browser: string, now: number): Promise<CountedFailure> {
+  const queries = createLoginFailureQueries(ctx.db);
+  const failures = await queries.recordFailure(tenantId, browser, now, now - FAILURE_MEMORY_MS);
+  const lockedUntil = lockoutAfterFailure(failures, ctx.config.rateLimit.lockoutAfterFailures, now);
+  if (lockedUntil) await queries.extendLock(tenantId, browser, lockedUntil, failures);
+  return { failures, lockedUntil };
+}
+
+/** Forgets a trusted browser's failures once it has given the right password. */
+export async function forgetTrustedBrowserFailures(ctx: LockoutContext, tenantId: string, browser: string): Promise<void> {
+  await createLoginFailureQueries(ctx.db).forget(tenantId, browser);
 }

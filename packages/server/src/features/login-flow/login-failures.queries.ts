@@ -50,6 +50,11 @@ export function createLoginFailureQueries(db: Executor) {
         .execute();
     },
 
+    /** Forgets the run of failures of one key (a trusted browser's, after its right password). */
+    async forget(tenantId: string, usernameHash: string): Promise<void> {
+      await db.deleteFrom('login_failures').where('tenant_id', '=', tenantId).where('username_hash', '=', usernameHash).execute();
+    },
+
     /** Deletes the rows whose last failure is forgotten, so the table holds only recent usernames. */
     async prune(forgetBefore: number): Promise<void> {
       await db.deleteFrom('login_failures').where('last_failure_at', '<', forgetBefore).execute();

@@ -16,9 +16,12 @@ import {
 import type { AppContext } from '../../context.ts';
 import { createLoginFlowService, type RequestMeta } from './login-flow.service.ts';
 import { logoutContinuationPage } from './logout-continuation-page.ts';
+import { parseCookieHeader } from '../../lib/cookies.ts';
+import { BROWSER_KEY_COOKIE } from '../known-browsers/new-browser-notice.ts';
 
 export function requestMeta(request: FastifyRequest): RequestMeta {
-  return { ip: request.ip, userAgent: request.headers['user-agent'], browser: request.browser };
+  const browserKey = parseCookieHeader(request.headers.cookie).get(BROWSER_KEY_COOKIE);
+  return { ip: request.ip, userAgent: request.headers['user-agent'], browser: request.browser, browserKey };
 }
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema, 429: errorEnvelopeSchema };

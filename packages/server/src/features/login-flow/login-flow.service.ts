@@ -18,7 +18,16 @@ import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts
 import { resolveFlowClient } from './flow-client.ts';
 import { completeConsent, completeLogin, interactionClientId, loadInteraction, oidcContextOf, loadInteractionForSecondDevice, requireHeldInteraction } from './interactions.ts';
 import { passwordExpiry } from './password-expiry.ts';
-import { accountLocked, countFailedPassword, countFailedUsername, usernameLockedUntil } from './lockout.ts';
+import {
+  accountLocked,
+  countFailedPassword,
+  countFailedTrustedBrowser,
+  countFailedUsername,
+  forgetTrustedBrowserFailures,
+  trustedBrowser,
+  trustedBrowserLockedUntil,
+  usernameLockedUntil,
+} from './lockout.ts';
 import { createMfaLoginService } from '../mfa/mfa-login.service.ts';
 import { createDeviceLoginService } from '../webauthn/device-login.service.ts';
 import type { BrowserHold } from '../../plugins/browser-binding.ts';
@@ -28,6 +37,8 @@ export interface RequestMeta {
   userAgent: string | undefined;
   /** What the calling browser holds of the provider's cookies: the binding of every challenge. */
   browser: BrowserHold;
+  /** The browser's long-lived key (`passgate_browser`), when it has one: see lockout.ts, trustedBrowser. */
+  browserKey?: string | undefined;
 }
 
 const DAY = 86_400_000;
@@ -100,13 +111,16 @@ export function createLoginFlowService(ctx: AppContext) {
       }
 
       // The budgets first: a flood is refused as a flood (429) whatever the load; then an attempt
-      // that would wait too long for its password check is turned away before any other work.
+      // that would wait too long for its password check is turned away before any other work. A
+      // browser the account trusts has a lock of its own instead of the account's budget and lock,
+      // which other people's wrong passwords use up (lockout.ts, trustedBrowser).
       await consume(rateLimits.loginPerIp, meta.ip);
-      const giveBack = await takeTry(rateLimits.loginPerAccount, accountBudgetKey(ctx.keys, tenant.id, username));
+      const user = await users.findByUsername(tenant.id, username);
+      const trusted = user?.password_hash ? await trustedBrowser(ctx, user.id, meta.browserKey) : null;
+      const giveBack = trusted ? async () => undefined : await takeTry(rateLimits.loginPerAccount, accountBudgetKey(ctx.keys, tenant.id, username));
       refuseWhenArgon2Overloaded();
 
       const event = { tenantId: tenant.id, clientId, ip: meta.ip, userAgent: meta.userAgent };
-      const user = await users.findByUsername(tenant.id, username);
       const now = Date.now();
       // Every wrong password counts, during a lock too (each one then lengthens it), and is checked
       // with the same work whether the account exists or not: neither the answers, their timing nor
@@ -121,24 +135,42 @@ export function createLoginFlowService(ctx: AppContext) {
         throw lockedBefore && lockedUntil ? accountLocked(lockedUntil) : new ApiError(ErrorCode.WrongCredentials, 401);
       }
 
-      const lockedBefore = user.locked_until && user.locked_until > now ? user.locked_until : null;
-      if (!(await verifySecret(user.password_hash, body.password))) {
-        const counted = await countFailedPassword(ctx, user.id, now);
-        await audit.record({ ...event, userId: user.id, type: 'login.failure', details: { reason: 'wrong_password', failures: counted.failures } });
-        const lockedUntil = counted.lockedUntil ?? lockedBefore;
-        if (lockedUntil) await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil, failures: counted.failures } });
-        throw lockedBefore && lockedUntil ? accountLocked(lockedUntil) : new ApiError(ErrorCode.WrongCredentials, 401);
-      }
-      if (lockedBefore) {
-        await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: lockedBefore } });
-        throw accountLocked(lockedBefore);
-      }
-      // Guesses sent at once were all read unlocked; one that verified while the others' failures
-      // locked the account is refused like any guess after the lock.
-      const lockedMeanwhile = (await users.findById(user.id))?.locked_until;
-      if (lockedMeanwhile && lockedMeanwhile > Date.now()) {
-        await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: lockedMeanwhile } });
-        throw accountLocked(lockedMeanwhile);
+      if (trusted) {
+        // The same rules as the account's below, on the browser's own run of failures.
+        const lockedBefore = await trustedBrowserLockedUntil(ctx, tenant.id, trusted, now);
+        const failure = { ...event, userId: user.id };
+        if (!(await verifySecret(user.password_hash, body.password))) {
+          const counted = await countFailedTrustedBrowser(ctx, tenant.id, trusted, now);
+          await audit.record({ ...failure, type: 'login.failure', details: { reason: 'wrong_password', failures: counted.failures, trustedBrowser: true } });
+          const lockedUntil = counted.lockedUntil ?? lockedBefore;
+          if (lockedUntil) await audit.record({ ...failure, type: 'login.locked', details: { lockedUntil, failures: counted.failures, trustedBrowser: true } });
+          throw lockedBefore && lockedUntil ? accountLocked(lockedUntil) : new ApiError(ErrorCode.WrongCredentials, 401);
+        }
+        if (lockedBefore) {
+          await audit.record({ ...failure, type: 'login.locked', details: { lockedUntil: lockedBefore, trustedBrowser: true } });
+          throw accountLocked(lockedBefore);
+        }
+        await forgetTrustedBrowserFailures(ctx, tenant.id, trusted);
+      } else {
+        const lockedBefore = user.locked_until && user.locked_until > now ? user.locked_until : null;
+        if (!(await verifySecret(user.password_hash, body.password))) {
+          const counted = await countFailedPassword(ctx, user.id, now);
+          await audit.record({ ...event, userId: user.id, type: 'login.failure', details: { reason: 'wrong_password', failures: counted.failures } });
+          const lockedUntil = counted.lockedUntil ?? lockedBefore;
+          if (lockedUntil) await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil, failures: counted.failures } });
+          throw lockedBefore && lockedUntil ? accountLocked(lockedUntil) : new ApiError(ErrorCode.WrongCredentials, 401);
+        }
+        if (lockedBefore) {
+          await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: lockedBefore } });
+          throw accountLocked(lockedBefore);
+        }
+        // Guesses sent at once were all read unlocked; one that verified while the others' failures
+        // locked the account is refused like any guess after the lock.
+        const lockedMeanwhile = (await users.findById(user.id))?.locked_until;
+        if (lockedMeanwhile && lockedMeanwhile > Date.now()) {
+          await audit.record({ ...event, userId: user.id, type: 'login.locked', details: { lockedUntil: lockedMeanwhile } });
+          throw accountLocked(lockedMeanwhile);
+        }
       }
 
       // The account's budget is for guesses: the right password gives its point back, or a person
@@ -162,12 +194,15 @@ export function createLoginFlowService(ctx: AppContext) {
       // second step (POST /api/v1/mfa/login) proves the code. An SMS or e-mail code is sent only
       // when the 2-step screen asks for it (POST /api/v1/mfa/trigger-challenge).
       const step = await mfaLogin.secondStep(user, interaction.uid, clientId, 'pwd', meta);
+      // A trusted browser's sign-in leaves the account's run of failures as it is: that run, and the
+      // lock it sets, are for the other browsers, where the guesses come from.
+      const forgetFailures = () => (trusted ? Promise.resolve() : users.recordSuccessfulLogin(user.id, now));
       if (step) {
-        await users.recordSuccessfulLogin(user.id, now);
+        await forgetFailures();
         return { ...step, ...passwordWarning };
       }
 
-      await users.recordSuccessfulLogin(user.id, now);
+      await forgetFailures();
       await audit.record({ ...event, userId: user.id, type: 'login.success', details: { method: 'password' } });
       const redirectTo = await completeLogin(provider, interaction, user.id, ['pwd']);
       return { redirectTo, ...passwordWarning };

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/test-server.ts';
+import { TestBrowser } from '../../../test/browser.ts';
+import { createAccount, userById } from '../../../test/account.ts';
+import { authorizationRequest, finishSignIn, relyingParty, signIn, startSignIn, type RelyingParty } from '../../../test/relying-party.ts';
+import { parseAnswerBody, type Answer } from '../../../test/visitor.ts';
+import { noticesIdle } from '../known-browsers/notice-delivery.ts';
+import { BROWSER_KEY_COOKIE } from '../known-browsers/new-browser-notice.ts';
+
+/**
+ * Whoever knows a username can keep its account locked with a wrong password now and then. A
+ * browser the owner has signed in from before is not held by that lock: it has a lock of its own.
+ */
+const ENV = { LOGIN_RATE_LIMIT_PER_IP: '1000', LOGIN_LOCKOUT_AFTER_FAILURES: '5' };
+const PASSWORD = 'Passw0rd!';
+const blocked = { status: 403, body: { error: { code: 1302, message: expect.any(String), retryAfter: expect.any(Number) } } };
+const wrong = { status: 401, body: { error: { code: 1017, message: expect.any(String) } } };
+
+describe('a browser the account trusts, while others lock the account', () => {
+  let server: TestServer;
+  let demoApp: RelyingParty;
+  beforeAll(async () => {
+    server = await startTestServer({ env: ENV });
+    demoApp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+  });
+  afterAll(() => server?.close());
+
+  /** A sign-in started in `browser` (prompt=login: the provider's session does not skip the screen). */
+  async function attempt(browser: TestBrowser) {
+    const auth = await authorizationRequest(demoApp, { prompt: 'login' });
+    const challenge = await startSignIn(browser, server.url, auth);
+    const login = async (username: string, password: string): Promise<Answer & { redirectTo?: string }> => {
+      const response = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username, password, client_id: 'demo-app' });
+      const body = parseAnswerBody(await response.text()) as { redirectTo?: string };
+      return { status: response.status, body, ...(body.redirectTo ? { redirectTo: body.redirectTo } : {}) };
+    };
+    return { login, finish: (redirectTo: string) => finishSignIn(browser, server.url, demoApp, auth, redirectTo) };
+  }
+
+  /** The owner's browser after one sign-in: it holds its key, and the account knows it. */
+  async function ownersBrowser(email: string): Promise<TestBrowser> {
+    const { browser } = await signIn(server.url, demoApp, email, PASSWORD);
+    await noticesIdle(server.ctx);
+    expect(browser.has(BROWSER_KEY_COOKIE)).toBe(true);
+    return browser;
+  }
+
+  it('gives the browser its key for the whole site, so the sign-in API sees it', async () => {
+    await createAccount(server.ctx, { email: 'path@example.com' });
+    const browser = new TestBrowser();
+    const auth = await authorizationRequest(demoApp);
+    const challenge = await startSignIn(browser, server.url, auth);
+    const response = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'path@example.com', password: PASSWORD, client_id: 'demo-app' });
+    const { redirectTo } = (await response.json()) as { redirectTo: string };
+    // The resume request that completes the sign-in sets the key.
+    let setCookie: string[] = [];
+    for (let url = redirectTo; url.startsWith(server.url); ) {
+      const step = await browser.fetch(url);
+      setCookie = setCookie.concat(step.headers.getSetCookie());
+      const location = step.headers.get('location');
+      if (!location) break;
+      url = new URL(location, url).toString();
+    }
+    const key = setCookie.find((line) => line.startsWith(`${BROWSER_KEY_COOKIE}=`));
+    expect(key).toMatch(/; path=\/;/);
+    expect(key).toMatch(/httponly/i);
+  });
+
+  it("signs the owner in from a known browser while a stranger's wrong passwords lock the account, and keeps the lock for the stranger", async () => {
+    const id = await createAccount(server.ctx, { email: 'owner@example.com' });
+    const owner = await ownersBrowser('owner@example.com');
+
+    // The stranger sends more wrong passwords than the account's lock and budget allow.
+    const stranger = await attempt(new TestBrowser());
+    const answers: Answer[] = [];
+    for (let i = 0; i < 22; i += 1) answers.push(await stranger.login('owner@example.com', `guess-${i}`));
+    expect(answers.slice(0, 4)).toEqual(Array(4).fill(wrong));
+    expect(answers.slice(5).every((answer) => answer.status === 403 || answer.status === 429)).toBe(true);
+    const lockedUntil = (await userById(server.ctx, id))?.locked_until;
+    expect(lockedUntil).toBeGreaterThan(Date.now());
+
+    // The owner, from the browser the account knows, with the right password: signed in.
+    const ownersTry = await attempt(owner);
+    const answer = await ownersTry.login('owner@example.com', PASSWORD);
+    expect(answer.status).toBe(200);
+    const tokens = await ownersTry.finish(answer.redirectTo!);
+    expect(tokens.claims()?.sub).toBe(id);
+
+    // The lock stands for every other browser, the right password included, and is not shortened.
+    const user = await userById(server.ctx, id);
+    expect(user?.locked_until).toBe(lockedUntil);
+    expect(user?.failed_login_count).toBeGreaterThanOrEqual(5);
+    // (429 once the account's budget of tries is spent, 1302 before.)
+    const again = await attempt(new TestBrowser());
+    const refused = await again.login('owner@example.com', PASSWORD);
+    expect(refused.status === 429 ? refused.status : refused).toEqual(refused.status === 429 ? 429 : blocked);
+  });
+
+  it("does not trust another account's browser key: a stranger's own known browser is locked out like any other", async () => {
+    await createAccount(server.ctx, { email: 'victim@example.com' });
+    await createAccount(server.ctx, { email: 'stranger@example.com' });
+    const strangersBrowser = await ownersBrowser('stranger@example.com');
+    const stranger = await attempt(strangersBrowser);
+    for (let i = 0; i < 5; i += 1) expect(await stranger.login('victim@example.com', `guess-${i}`)).toEqual(wrong);
+    expect(await stranger.login('victim@example.com', PASSWORD)).toEqual(blocked);
+  });
+
+  it('locks a known browser after its own wrong passwords, as the account would be, without locking the account', async () => {
+    const id = await createAccount(server.ctx, { email: 'typo@example.com' });
+    const owner = await ownersBrowser('typo@example.com');
+    const ownersTry = await attempt(owner);
+    for (let i = 0; i < 5; i += 1) expect(await ownersTry.login('typo@example.com', `typo-${i}`)).toEqual(wrong);
+    // Locked: the right password too, with how long to wait.
+    expect(await ownersTry.login('typo@example.com', PASSWORD)).toEqual(blocked);
+    // The account itself was not touched: another browser signs in with the right password.
+    expect((await userById(server.ctx, id))?.locked_until ?? null).toBeNull();
+    const other = await attempt(new TestBrowser());
+    expect((await other.login('typo@example.com', PASSWORD)).status).toBe(200);
+  });
+});
