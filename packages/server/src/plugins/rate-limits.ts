@@ -82,14 +82,18 @@ export async function takeTry(rateLimiter: RateLimiterAbstract, key: string): Pr
   };
 }
 
-/** Spends one point of `key`'s budget; over budget answers 429 with the 'too many requests' code. */
+/**
+ * Spends one point of `key`'s budget; over budget answers 429 with the 'too many requests' code and
+ * the wait (Retry-After and `retryAfter`), so screens can say how long rather than a bare 'later'
+ * and, for a resend refused within its 60 s, count down to the next one.
+ */
 export async function consume(rateLimiter: RateLimiterAbstract, key: string, code: ErrorCode = ErrorCode.TooManyRequests): Promise<void> {
   try {
     await rateLimiter.consume(key);
   } catch (error) {
     if (error instanceof RateLimiterRes) {
       const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      throw new ApiError(code, 429, undefined, `${errorMessages[code]} (try again in ${seconds} s)`);
+      throw new ApiError(code, 429, undefined, `${errorMessages[code]} (try again in ${seconds} s)`, seconds);
     }
     throw error;
   }

@@ -88,6 +88,26 @@ describe('error messages (SPEC.md section 8)', () => {
     expect(errorText(i18n.t, new ApiError(400, 4242, 'Something specific'))).toBe('Something specific');
   });
 
+  it('reads the wait from Retry-After when the body does not say it', async () => {
+    stubFetch({ 'POST /api/v1/mfa/trigger-challenge': new Response(JSON.stringify({ error: { code: 1291, message: 'soon' } }), { status: 429, headers: { 'retry-after': '17' } }) });
+    const error = await failure(api.post('/v1/mfa/trigger-challenge', {}));
+    expect(error).toMatchObject({ code: 1291, retryAfter: 17 });
+  });
+
+  it('says how long to wait for a 429 with retryAfter, in whole minutes rounded up, once the translations carry messages.tooManyFor', async () => {
+    await changeLanguage('en');
+    const error = new ApiError(429, 1290, 'Too many requests (try again in 61 s)', undefined, 61);
+    // Without the text yet: the plain message, never a key.
+    expect(errorText(i18n.t, error)).toBe('Too many requests, please try again later');
+    i18n.addResources('en', 'translation', {
+      'messages.tooManyFor_one': 'Too many requests, please try again in {{count}} minute.',
+      'messages.tooManyFor_other': 'Too many requests, please try again in {{count}} minutes.',
+    });
+    expect(errorText(i18n.t, error)).toBe('Too many requests, please try again in 2 minutes.');
+    expect(errorText(i18n.t, new ApiError(429, 1290, 'Too many requests', undefined, 30))).toBe('Too many requests, please try again in 1 minute.');
+    expect(errorText(i18n.t, new ApiError(429, 1290, 'Too many requests'))).toBe('Too many requests, please try again later');
+  });
+
   it("shows 'Cannot connect to Server' when there was no answer", async () => {
     await changeLanguage('en');
     expect(errorText(i18n.t, new NetworkError('offline'))).toBe('Cannot connect to Server');

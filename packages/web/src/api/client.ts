@@ -26,6 +26,12 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Retry-After in seconds (a proxy or a limiter may say the wait only there); a date form is ignored. */
+function retryAfterHeader(response: Response): number | undefined {
+  const seconds = Number(response.headers.get('retry-after'));
+  return Number.isInteger(seconds) && seconds > 0 ? seconds : undefined;
+}
+
 function readEnvelope(data: unknown): { code: number; message: string; field?: string; retryAfter?: number } | null {
   if (typeof data !== 'object' || data === null || !('error' in data)) return null;
   const error = (data as { error: unknown }).error;
@@ -64,7 +70,7 @@ async function request<T>(method: string, path: string, body: Body | undefined, 
   if (!response.ok) {
     const envelope = readEnvelope(data);
     const fallbackCode = response.status >= 500 ? 1500 : 1000;
-    throw new ApiError(response.status, envelope?.code ?? fallbackCode, envelope?.message || response.statusText, envelope?.field, envelope?.retryAfter);
+    throw new ApiError(response.status, envelope?.code ?? fallbackCode, envelope?.message || response.statusText, envelope?.field, envelope?.retryAfter ?? retryAfterHeader(response));
   }
   return data as T;
 }

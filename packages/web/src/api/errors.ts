@@ -1,4 +1,5 @@
 import { ErrorCode } from '@passgate/contract/rules';
+import { RESEND_SECONDS } from '../hooks/use-countdown.ts';
 
 /** An answer of the API carrying the error envelope `{"error":{"code","message","field"}}`. */
 export class ApiError extends Error {
@@ -53,4 +54,14 @@ export function isRequestGone(error: unknown): boolean {
 
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
+}
+
+/**
+ * Seconds until another code may be asked for, when a send was refused because one went out less
+ * than 60 s ago (1291): that code is still good, so screens show its field and count down instead
+ * of an error. Null for any other failure.
+ */
+export function resendCooldown(error: unknown): number | null {
+  if (!(error instanceof ApiError) || error.code !== ErrorCode.ResendTooSoon) return null;
+  return error.retryAfter ?? RESEND_SECONDS;
 }

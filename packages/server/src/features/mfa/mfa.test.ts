@@ -84,7 +84,7 @@ describe('2-step verification', () => {
   };
   const trigger = async (browser: TestBrowser, body: Record<string, unknown>) => {
     const response = await browser.postJson(`${server.url}/api/v1/mfa/trigger-challenge`, { client_id: 'demo-app', ...body });
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, body: (await response.json()) as any, retryAfter: response.headers.get('retry-after') };
   };
 
   it('totp: set up with the QR code secret, then sign-in asks for the code; each code works once', async () => {
@@ -125,9 +125,13 @@ describe('2-step verification', () => {
       expect(step.body).toEqual({ mfaRequired: true, tokenType: type, mfaToken: expect.any(String) });
       expect(step.body.redirectTo).toBeUndefined();
       const sent = await trigger(step.browser, { token_type: type, mfa_token: step.body.mfaToken });
-      expect(sent).toEqual({ status: 200, body: { resendAfter: 60 } });
-      // Resend within 60 s refused.
-      expect(await trigger(step.browser, { token_type: type, mfa_token: step.body.mfaToken })).toMatchObject({ status: 429, body: { error: { code: 1291 } } });
+      expect(sent).toEqual({ status: 200, body: { resendAfter: 60 }, retryAfter: null });
+      // Resend within 60 s refused, saying how long to wait (the screen counts down from it).
+      const refused = await trigger(step.browser, { token_type: type, mfa_token: step.body.mfaToken });
+      expect(refused).toMatchObject({ status: 429, body: { error: { code: 1291, retryAfter: expect.any(Number) } } });
+      expect(refused.body.error.retryAfter).toBeGreaterThan(0);
+      expect(refused.body.error.retryAfter).toBeLessThanOrEqual(60);
+      expect(refused.retryAfter).toBe(String(refused.body.error.retryAfter));
       const code = await lastCode(server.ctx, destination);
 
       // The wrong type of token.
@@ -166,7 +170,7 @@ describe('2-step verification', () => {
     const third = await passwordStep(account.email);
     expect(await mfaLogin(third.browser, { token_type: 'totp', mfa_token: third.body.mfaToken, otp: totpCode(secret, 1), challenge: third.challenge })).toMatchObject({
       status: 429,
-      body: { error: { code: 1290, message: expect.stringMatching(/try again in \d+ s/) } },
+      body: { error: { code: 1290, message: expect.stringMatching(/try again in \d+ s/), retryAfter: expect.any(Number) } },
     });
     // Nothing was signed in, and the token's own tries were not spent by the refusal.
     const row = await server.ctx.db.selectFrom('mfa_tokens').select(['attempts', 'consumed_at']).where('interaction_uid', '=', third.challenge).executeTakeFirst();

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CodeSentResponse } from '@passgate/contract';
+import { resendCooldown } from '../../api/errors.ts';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { useCountdown } from '../../hooks/use-countdown.ts';
 import { RESEND_SECONDS } from './flow-state.ts';
@@ -10,18 +11,20 @@ interface Props {
   send: () => Promise<CodeSentResponse>;
   onSent: () => void;
   onError: (error: unknown) => void;
+  /** Seconds left of the cooldown when the screen learns a code went out earlier (default 60 from arrival). */
+  cooldownSeconds?: number;
 }
 
 /**
  * 'Resend code', disabled with a countdown for 60 seconds after a send (SPEC.md section 4). The
  * screen showing it comes right after a code was sent, so the countdown starts on arrival.
  */
-export function ResendButton({ send, onSent, onError }: Props) {
+export function ResendButton({ send, onSent, onError, cooldownSeconds = RESEND_SECONDS }: Props) {
   const { t } = useTranslation();
   const countdown = useCountdown();
   const { start } = countdown;
   const [sending, setSending] = useState(false);
-  useEffect(() => start(RESEND_SECONDS), [start]);
+  useEffect(() => start(cooldownSeconds), [start, cooldownSeconds]);
 
   const resend = async () => {
     setSending(true);
@@ -30,6 +33,9 @@ export function ResendButton({ send, onSent, onError }: Props) {
       start(resendAfter > 0 ? resendAfter : RESEND_SECONDS);
       onSent();
     } catch (error) {
+      // Refused because a code went out moments ago (another tab): count down what is left.
+      const wait = resendCooldown(error);
+      if (wait !== null) start(wait);
       onError(error);
     } finally {
       setSending(false);

@@ -8,8 +8,10 @@ import { ActionButton } from '../../components/ActionButton.tsx';
 import { BackToLogin } from './BackToLogin.tsx';
 import { stateUsername } from './flow-state.ts';
 import { FlowErrorAlert } from './FlowErrorAlert.tsx';
-import { apiErrorField, checkFlowUsername, describeProblem, type FlowProblem } from './flow-validation.ts';
+import { resendCooldown } from '../../api/errors.ts';
+import { checkFlowUsername, describeProblem, refusedField, type FlowProblem } from './flow-validation.ts';
 import { RecaptchaNotice } from './RecaptchaNotice.tsx';
+import { useFocusAfterRender } from './use-focus-after-render.ts';
 import { UsernameField } from './UsernameField.tsx';
 
 interface Props {
@@ -35,24 +37,33 @@ export function SendCodeForm({ idPrefix, client, kinds, submitLabel, send, onSen
   const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const usernameRef = useRef<HTMLInputElement>(null);
+  const focusAfterRender = useFocusAfterRender();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    // A new try: the last answer's message goes, whatever this one brings.
+    setFailure(null);
     const account = username.trim();
     const found = checkFlowUsername(account, usernameLabelKey(kinds), kinds, client.usernamePolicy);
     setProblem(found);
     if (found) return usernameRef.current?.focus();
 
     setBusy(true);
-    setFailure(null);
     try {
       await send(account);
       onSent(account);
     } catch (error) {
-      setFailure(error);
-      if (apiErrorField(error) === 'username') setProblem({ kind: 'server', error });
+      // A code went to this account moments ago and is still good: on to where it is entered.
+      if (resendCooldown(error) !== null) return onSent(account);
       setBusy(false);
+      if (refusedField(error, ['username'])) {
+        // Said once, beside the username, which takes the focus.
+        setProblem({ kind: 'server', error });
+        focusAfterRender(usernameRef);
+        return;
+      }
+      setFailure(error);
     }
   };
 

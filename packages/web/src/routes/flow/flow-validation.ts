@@ -81,10 +81,21 @@ export function apiErrorField(error: unknown): FlowField | null {
     case 1040:
     case 1041:
     case 1042:
+    case 1043:
       return 'code';
   }
   const field = error.field;
+  if (field === 'phone_number') return 'username';
   return field === 'username' || field === 'name' || field === 'password' || field === 'code' ? field : null;
+}
+
+/**
+ * The field of this screen a refusal is about, if the screen shows that field: the refusal is then
+ * said there, once, and not in the banner as well (a field the screen lacks leaves it to the banner).
+ */
+export function refusedField<F extends FlowField>(error: unknown, fields: readonly F[]): F | null {
+  const field = apiErrorField(error);
+  return fields.find((shown) => shown === field) ?? null;
 }
 
 function isRecaptchaFailure(error: unknown): boolean {
@@ -99,7 +110,7 @@ export function flowErrorText(t: TFunction, error: unknown, fallback?: string): 
   if (isRecaptchaFailure(error)) return t('messages.recaptchaFailed');
   if (fallback && error instanceof ApiError && error.status < 500) {
     const messages: Partial<Record<string, string>> = t('errors', { returnObjects: true });
-    return messages[error.code] ?? fallback;
+    if (messages[error.code] === undefined) return fallback;
   }
   return errorText(t, error);
 }

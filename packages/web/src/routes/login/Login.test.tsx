@@ -151,6 +151,20 @@ describe('Login screen', () => {
     await waitFor(() => expect(alert).toHaveFocus());
   });
 
+  it('takes the last answer away on a new try: an empty form after a wrong password shows only what is missing', async () => {
+    serve(loginRequest(), apiError(401, 1017, 'wrong credentials'));
+    await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);
+    const user = await fillAndSubmit('demo@example.com', 'Wrong-pass1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Username or password is not correct');
+    await user.clear(screen.getByLabelText(/Email or phone number/));
+    await user.clear(screen.getByLabelText(/^Password/));
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('Please enter your email or phone number')).toBeInTheDocument();
+    expect(screen.queryByText('Username or password is not correct')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByLabelText(/Email or phone number/)).toHaveFocus();
+  });
+
   it("shows 'Cannot connect to Server' when the login call gets no answer", async () => {
     stubFetch({ [REQUEST]: json(200, loginRequest()), [LOGIN]: 'network-error' });
     await renderApp(`/login?challenge=${CHALLENGE}&locale=en`);

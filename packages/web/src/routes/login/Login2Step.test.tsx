@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import i18n from 'i18next';
 import { changeLanguage } from '../../i18n/i18n.ts';
+import { freezeClock } from '../../test/clock.ts';
 import { browser } from '../../lib/browser.ts';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
 import { loginRequest } from '../../test/fixtures.ts';
@@ -48,6 +50,32 @@ describe('Login2Step screen', () => {
     expect(posts(requests, '/api/v1/mfa/login')[0]?.body).toEqual({ token_type: 'sms', mfa_token: MFA_TOKEN, otp: '123456', challenge: CHALLENGE, client_id: 'demo-app' });
   });
 
+  it('email: a code sent moments ago (an earlier sign-in) is no error: the code field, and Resend counts down what is left', async () => {
+    freezeClock();
+    await renderMfa('email', { [TRIGGER]: json(429, { error: { code: 1291, message: 'A code was sent a moment ago', retryAfter: 37 } }) });
+    expect(await screen.findByRole('button', { name: 'Resend code in 37s' })).toBeDisabled();
+    expect(screen.getByText(`We sent a 6-digit code by email to the address registered for ${USERNAME}.`)).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Verification code/)).toBeEnabled();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/A code was sent a moment ago/)).toBeNull();
+  });
+
+  it('says how long to wait when too many codes were tried (429 with retryAfter)', async () => {
+    // The texts asked of the translation files (messages.tooManyFor), until they carry them.
+    i18n.addResources('en', 'translation', {
+      'messages.tooManyFor_one': 'Too many requests, please try again in {{count}} minute.',
+      'messages.tooManyFor_other': 'Too many requests, please try again in {{count}} minutes.',
+    });
+    await renderMfa('totp', { [LOGIN]: json(429, { error: { code: 1290, message: 'Too many requests (try again in 840 s)', retryAfter: 840 } }) });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/^Verification code/), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Too many requests, please try again in 14 minutes.');
+    expect(screen.getAllByText(/Too many requests/)).toHaveLength(1);
+    expect(screen.getByLabelText(/^Verification code/)).toHaveAttribute('aria-invalid', 'false');
+  });
+
   it('totp: asks for the authenticator code and sends nothing on arrival', async () => {
     const requests = await renderMfa('totp');
     expect(screen.getByText('Enter the 6-digit code from your authenticator app.')).toBeInTheDocument();
@@ -55,13 +83,17 @@ describe('Login2Step screen', () => {
     expect(posts(requests, '/api/v1/mfa/trigger-challenge')).toEqual([]);
   });
 
-  it('shows 1040 on the code', async () => {
-    await renderMfa('totp', { [LOGIN]: apiError(400, 1040, 'bad code') });
+  it('says a wrong code (1040) once, beside the code, which takes the focus', async () => {
+    await renderMfa('totp', { [LOGIN]: apiError(400, 1040, 'bad code', 'otp') });
     const user = userEvent.setup();
-    await user.type(screen.getByLabelText(/^Verification code/), '000000');
-    await user.keyboard('{Enter}');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Verification code is not valid');
-    expect(screen.getByLabelText(/^Verification code/)).toHaveAttribute('aria-invalid', 'true');
+    const field = screen.getByLabelText(/^Verification code/);
+    await user.type(field, '000000');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    expect(field).toHaveAccessibleDescription('Verification code is not valid');
+    expect(screen.getAllByText('Verification code is not valid')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await waitFor(() => expect(field).toHaveFocus());
   });
 
   it('Try another way lists the account\'s method and a backup code; a backup code signs in', async () => {

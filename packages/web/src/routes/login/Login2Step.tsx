@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { BACKUP_CODE_INPUT_MAX_LENGTH, OTP_LENGTH } from '@passgate/contract/rules';
 import type { LoginRequestInfo } from '@passgate/contract';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError, resendCooldown } from '../../api/errors.ts';
 import { mfaLoginApi } from '../../api/second-step.ts';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { CheckboxField } from '../../components/CheckboxField.tsx';
@@ -17,7 +17,9 @@ import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
 import { CodeField } from '../flow/CodeField.tsx';
 import type { MfaState } from '../flow/flow-state.ts';
 import { FlowErrorAlert } from '../flow/FlowErrorAlert.tsx';
+import { flowErrorText, refusedField } from '../flow/flow-validation.ts';
 import { ResendButton } from '../flow/ResendButton.tsx';
+import { useFocusAfterRender } from '../flow/use-focus-after-render.ts';
 import { flowHref } from './login-options.ts';
 import { backupCodeProblem, codeProblem, readMfaState, secondStepMethods, type SecondStepMethod } from './second-step.ts';
 
@@ -114,7 +116,10 @@ function SecondStepForm({ info, state, method, choosing, onChoosing, onMethod }:
   const rememberDays = info.client.tenant.rememberBrowserDays;
   const [remember, setRemember] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
+  const focusAfterRender = useFocusAfterRender();
   const attempts = useRef(0);
+  // Seconds before 'Resend code' may be pressed, when the server says a code went out moments ago.
+  const [cooldown, setCooldown] = useState<number | undefined>();
 
   const trigger = () => mfaLoginApi.triggerChallenge({ tokenType, mfaToken, clientId });
 
@@ -124,6 +129,10 @@ function SecondStepForm({ info, state, method, choosing, onChoosing, onMethod }:
     if (!sendsCode || triggered.current) return;
     triggered.current = true;
     mfaLoginApi.triggerChallenge({ tokenType, mfaToken, clientId }).catch((error: unknown) => {
+      // A code sent moments ago (an earlier sign-in) is still good: nothing is wrong, the screen
+      // already says a code was sent, and Resend counts down what is left of the minute.
+      const wait = resendCooldown(error);
+      if (wait !== null) return setCooldown(wait);
       setOutcome({ kind: 'failed', error, attempt: ++attempts.current });
       if (error instanceof ApiError && error.code === 1026) setExpired(true);
     });
@@ -132,30 +141,30 @@ function SecondStepForm({ info, state, method, choosing, onChoosing, onMethod }:
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || expired) return;
+    // A new try: the last answer's message goes, whatever this one brings.
+    setOutcome(null);
     const problem = backup ? backupCodeProblem(t, code) : codeProblem(t, code);
     setCodeError(problem);
     if (problem) return codeRef.current?.focus();
 
     setBusy(true);
-    setOutcome(null);
     const proof = backup ? { backupCode: code.trim() } : { otp: code };
     try {
       const rememberBrowser = rememberDays && remember ? { rememberBrowser: true } : {};
       const { redirectTo } = await mfaLoginApi.login({ tokenType, mfaToken, ...proof, ...rememberBrowser, challenge: state.challenge || info.challenge, clientId });
       browser.assign(redirectTo);
     } catch (error) {
-      if (backup && error instanceof ApiError && error.code === 1040) {
-        // Said once, beside the field: wrong and already used read alike, as the server answers them.
-        setCodeError(t('login2Step.backupCodeInvalid'));
-        codeRef.current?.focus();
-        setBusy(false);
+      setBusy(false);
+      if (refusedField(error, ['code'])) {
+        // Said once, beside the field, which takes the focus; a wrong and an already used backup
+        // code read alike, as the server answers them.
+        setCodeError(backup ? t('login2Step.backupCodeInvalid') : flowErrorText(t, error));
+        focusAfterRender(codeRef);
         return;
       }
       setOutcome({ kind: 'failed', error, attempt: ++attempts.current });
-      if (error instanceof ApiError && error.code === 1040) setCodeError(t('errors.1040'));
       // The token or the code can no longer be used: only a new sign-in helps.
       if (error instanceof ApiError && error.code === 1026) setExpired(true);
-      setBusy(false);
     }
   };
 
@@ -224,6 +233,7 @@ function SecondStepForm({ info, state, method, choosing, onChoosing, onMethod }:
         <Box sx={{ display: 'flex', justifyContent: 'center', mt: 1.5 }}>
           <ResendButton
             send={trigger}
+            cooldownSeconds={cooldown}
             onSent={() => setOutcome({ kind: 'sent', attempt: ++attempts.current })}
             onError={(error) => setOutcome({ kind: 'failed', error, attempt: ++attempts.current })}
           />

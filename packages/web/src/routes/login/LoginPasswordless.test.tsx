@@ -5,6 +5,7 @@ import { changeLanguage } from '../../i18n/i18n.ts';
 import { browser } from '../../lib/browser.ts';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
 import { loginRequest, tenant } from '../../test/fixtures.ts';
+import { freezeClock } from '../../test/clock.ts';
 import { renderApp } from '../../test/render.tsx';
 
 const CHALLENGE = 'challenge-1';
@@ -107,5 +108,46 @@ describe('LoginPasswordless screen', () => {
     await sendPhone(user);
     expect(await screen.findByRole('alert')).toHaveTextContent('Account does not exist');
     expect(screen.getByLabelText(/^Phone number/)).toBeInTheDocument();
+  });
+
+  it('says an unknown phone number (1010 on phone_number) once, beside the phone, which takes the focus', async () => {
+    await renderPasswordless({ [SEND]: apiError(404, 1010, 'no account', 'phone_number') });
+    const user = userEvent.setup();
+    await sendPhone(user);
+    const phone = screen.getByLabelText(/^Phone number/);
+    await waitFor(() => expect(phone).toHaveAccessibleDescription('Account does not exist'));
+    expect(screen.getAllByText('Account does not exist')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await waitFor(() => expect(phone).toHaveFocus());
+  });
+
+  it('says a wrong code (1043) once, beside the code, which takes the focus; a new try takes it away', async () => {
+    await renderPasswordless({ [LOGIN]: apiError(400, 1043, 'bad code', 'code') });
+    const user = userEvent.setup();
+    await sendPhone(user);
+    const code = await screen.findByLabelText(/^Verification code/);
+    await user.type(code, '000000');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    const message = 'Phone number or verification code is not valid';
+    await waitFor(() => expect(code).toHaveAccessibleDescription(message));
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getAllByText(message)).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await waitFor(() => expect(code).toHaveFocus());
+
+    await user.clear(code);
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(screen.queryByText(message)).toBeNull();
+  });
+
+  it('opens the code step when a code went to the phone moments ago, counting down what is left', async () => {
+    freezeClock();
+    await renderPasswordless({ [SEND]: json(429, { error: { code: 1291, message: 'A code was sent a moment ago', retryAfter: 25 } }) });
+    const user = userEvent.setup();
+    await sendPhone(user);
+    expect(await screen.findByLabelText(/^Verification code/)).toBeInTheDocument();
+    expect(screen.getByText(`Enter the 6-digit code we sent to ${PHONE}.`)).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Resend code in 25s' })).toBeDisabled();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import { useTranslation } from 'react-i18next';
 import { ErrorCode, OTP_LENGTH } from '@passgate/contract/rules';
 import type { LoginRequestInfo } from '@passgate/contract';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError, resendCooldown } from '../../api/errors.ts';
 import { passwordlessApi } from '../../api/second-step.ts';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { FormField } from '../../components/FormField.tsx';
@@ -16,9 +16,10 @@ import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
 import { CodeField } from '../flow/CodeField.tsx';
 import { canUsePasswordless } from '../flow/flow-access.ts';
 import { FlowErrorAlert } from '../flow/FlowErrorAlert.tsx';
-import { apiErrorField, checkFlowUsername, describeProblem, type FlowProblem } from '../flow/flow-validation.ts';
+import { checkFlowUsername, describeProblem, flowErrorText, refusedField, type FlowProblem } from '../flow/flow-validation.ts';
 import { RecaptchaNotice } from '../flow/RecaptchaNotice.tsx';
 import { ResendButton } from '../flow/ResendButton.tsx';
+import { useFocusAfterRender } from '../flow/use-focus-after-render.ts';
 import { UsernameField } from '../flow/UsernameField.tsx';
 import { codeProblem } from './second-step.ts';
 import { useAfterFirstFactor } from './use-after-first-factor.ts';
@@ -48,19 +49,30 @@ function PasswordlessForm({ info }: { info: LoginRequestInfo }) {
   const [busy, setBusy] = useState(false);
   const phoneRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
+  const focusAfterRender = useFocusAfterRender();
+  // Seconds before 'Resend code' may be pressed, when the code step opens on a code sent earlier.
+  const [cooldown, setCooldown] = useState<number | undefined>();
   const attempts = useRef(0);
   const fail = (error: unknown) => setOutcome({ kind: 'failed', error, attempt: ++attempts.current });
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    // A new try: the last answer's message goes, whatever this one brings.
+    setOutcome(null);
     const phoneNumber = phone.trim();
     const found = checkFlowUsername(phoneNumber, 'phoneNumber', ['phone'], client.usernamePolicy);
     setPhoneProblem(found);
     if (found) return phoneRef.current?.focus();
 
     setBusy(true);
-    setOutcome(null);
+    const toCodeStep = (wait?: number) => {
+      setPhone(phoneNumber);
+      setCode('');
+      setCodeError(null);
+      setCooldown(wait);
+      setStep('code');
+    };
     try {
       await passwordlessApi.send({
         challenge: info.challenge,
@@ -68,13 +80,19 @@ function PasswordlessForm({ info }: { info: LoginRequestInfo }) {
         clientId: client.clientId,
         recaptchaToken: await recaptchaToken(client.recaptchaConfiguration, 'passwordless_send'),
       });
-      setPhone(phoneNumber);
-      setCode('');
-      setCodeError(null);
-      setStep('code');
+      toCodeStep();
     } catch (error) {
-      fail(error);
-      if (apiErrorField(error) === 'username') setPhoneProblem({ kind: 'server', error });
+      // A code went to this phone moments ago and is still good: its step, counting down the resend.
+      const wait = resendCooldown(error);
+      if (wait !== null) {
+        toCodeStep(wait);
+      } else if (refusedField(error, ['username'])) {
+        // Said once, beside the phone number, which takes the focus.
+        setPhoneProblem({ kind: 'server', error });
+        focusAfterRender(phoneRef);
+      } else {
+        fail(error);
+      }
     } finally {
       setBusy(false);
     }
@@ -83,12 +101,12 @@ function PasswordlessForm({ info }: { info: LoginRequestInfo }) {
   const login = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    setOutcome(null);
     const problem = codeProblem(t, code);
     setCodeError(problem);
     if (problem) return codeRef.current?.focus();
 
     setBusy(true);
-    setOutcome(null);
     try {
       const answer = await passwordlessApi.login({
         challenge: info.challenge,
@@ -100,9 +118,14 @@ function PasswordlessForm({ info }: { info: LoginRequestInfo }) {
       // The second step's code goes elsewhere than this phone: the 2-step screen says 'your' e-mail.
       afterFirstFactor(answer, '');
     } catch (error) {
-      fail(error);
-      if (error instanceof ApiError && (error.code === 1043 || error.code === 1040)) setCodeError(t(`errors.${error.code}`));
       setBusy(false);
+      if (refusedField(error, ['code'])) {
+        // Said once, beside the code, which takes the focus.
+        setCodeError(flowErrorText(t, error));
+        focusAfterRender(codeRef);
+      } else {
+        fail(error);
+      }
     }
   };
 
@@ -187,7 +210,7 @@ function PasswordlessForm({ info }: { info: LoginRequestInfo }) {
         {busy ? t('passwordless.submitting') : t('passwordless.submit')}
       </ActionButton>
       <Box sx={{ display: 'flex', justifyContent: 'center', mt: 1.5 }}>
-        <ResendButton send={resend} onSent={() => setOutcome({ kind: 'sent', attempt: ++attempts.current })} onError={fail} />
+        <ResendButton send={resend} cooldownSeconds={cooldown} onSent={() => setOutcome({ kind: 'sent', attempt: ++attempts.current })} onError={fail} />
       </Box>
       <RecaptchaNotice config={client.recaptchaConfiguration} />
       <BackToLogin />

@@ -109,8 +109,11 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
       password: checkPassword(password),
     };
     setProblems(found);
-    if (found.username) return usernameRef.current?.focus();
-    if (found.password) return passwordRef.current?.focus();
+    if (found.username || found.password) {
+      // A new try: the last answer's message goes, so only what is wrong now is on the page.
+      setFailure(null);
+      return (found.username ? usernameRef : passwordRef).current?.focus();
+    }
 
     // The last attempt's message stays until this one is answered: taken away now, it would move
     // the button up under the pointer, and the second click of a double click would land on

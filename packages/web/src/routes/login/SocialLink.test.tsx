@@ -63,8 +63,13 @@ describe('SocialLink screen', () => {
     expect(posts(requests, '/api/v1/social/link')).toEqual([]);
 
     await user.type(screen.getByLabelText(/^Password/), 'Wrong-pass1{Enter}');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Username or password is not correct');
-    expect(screen.getByLabelText(/^Password/)).toHaveAttribute('aria-invalid', 'true');
+    // Said once, beside the password, which takes the focus.
+    const password = screen.getByLabelText(/^Password/);
+    await waitFor(() => expect(password).toHaveAccessibleDescription('Username or password is not correct'));
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getAllByText('Username or password is not correct')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await waitFor(() => expect(password).toHaveFocus());
     expect(screen.getByRole('button', { name: 'Link accounts' })).toBeEnabled();
   });
 
@@ -93,8 +98,11 @@ describe('SocialLink screen', () => {
     await renderLink({ [SEND_CODE]: json(200, { channel: 'email', destination: 'd***@example.com', resendAfter: 60 }), [LINK]: () => answer }, STATE, 'vi');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Gửi mã tới d***@example.com' }));
-    await user.type(await screen.findByLabelText(/^Mã xác minh/), '000000{Enter}');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Mã xác minh không hợp lệ');
+    const code = await screen.findByLabelText(/^Mã xác minh/);
+    await user.type(code, '000000{Enter}');
+    await waitFor(() => expect(code).toHaveAccessibleDescription('Mã xác minh không hợp lệ'));
+    expect(screen.getAllByText('Mã xác minh không hợp lệ')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
 
     answer = apiError(400, 1026, 'Your request has expired, please retry');
     await user.click(screen.getByRole('button', { name: 'Liên kết tài khoản' }));

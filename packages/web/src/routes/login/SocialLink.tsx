@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import type { LoginRequestInfo } from '@passgate/contract';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError, resendCooldown } from '../../api/errors.ts';
 import { socialApi } from '../../api/social.ts';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { Notice } from '../../components/Notice.tsx';
@@ -15,6 +15,7 @@ import { CodeField } from '../flow/CodeField.tsx';
 import { FlowErrorAlert } from '../flow/FlowErrorAlert.tsx';
 import { flowErrorText } from '../flow/flow-validation.ts';
 import { ResendButton } from '../flow/ResendButton.tsx';
+import { useFocusAfterRender } from '../flow/use-focus-after-render.ts';
 import { OrSeparator } from './LoginCard.tsx';
 import { flowHref } from './login-options.ts';
 import { useAfterFirstFactor } from './use-after-first-factor.ts';
@@ -57,6 +58,9 @@ function LinkForms({ info, state }: { info: LoginRequestInfo; state: SocialLinkS
   const passwordRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
   const attempts = useRef(0);
+  const focusAfterRender = useFocusAfterRender();
+  // Seconds before 'Resend code' may be pressed, when the code step opens on a code sent earlier.
+  const [cooldown, setCooldown] = useState<number | undefined>();
   const fail = (error: unknown) => setOutcome({ kind: 'failed', error, attempt: ++attempts.current });
   const linkBase = { challenge: info.challenge, linkToken: state.linkToken, clientId: info.client.clientId };
   const afterFirstFactor = useAfterFirstFactor(info.challenge);
@@ -68,16 +72,21 @@ function LinkForms({ info, state }: { info: LoginRequestInfo; state: SocialLinkS
     try {
       afterFirstFactor(await socialApi.link({ ...linkBase, ...proof }), state.email);
     } catch (error) {
-      fail(error);
-      // A wrong password or code is said at its field too, which takes the focus for a new try.
-      if (error instanceof ApiError && (error.code === 1017 || error.code === 1040)) setFieldError(flowErrorText(t, error));
       setBusy(false);
+      if (error instanceof ApiError && (error.code === 1017 || error.code === 1040)) {
+        // A wrong password or code is said once, at its field, which takes the focus for a new try.
+        setFieldError(flowErrorText(t, error));
+        focusAfterRender('password' in proof ? passwordRef : codeRef);
+        return;
+      }
+      fail(error);
     }
   };
 
   const submitPassword = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    setOutcome(null);
     const problem = password ? null : t('validation.required', { field: t('fields.password').toLocaleLowerCase() });
     setFieldError(problem);
     if (problem) return passwordRef.current?.focus();
@@ -87,6 +96,7 @@ function LinkForms({ info, state }: { info: LoginRequestInfo; state: SocialLinkS
   const submitCode = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    setOutcome(null);
     const problem = codeProblem(t, code);
     setFieldError(problem);
     if (problem) return codeRef.current?.focus();
@@ -107,9 +117,16 @@ function LinkForms({ info, state }: { info: LoginRequestInfo; state: SocialLinkS
       await sendCode();
       setFieldError(null);
       setCode('');
+      setCooldown(undefined);
       setMode('code');
     } catch (error) {
-      fail(error);
+      // A code went out moments ago and is still good: its step, counting down the resend.
+      const wait = resendCooldown(error);
+      if (wait === null) return fail(error);
+      setFieldError(null);
+      setCode('');
+      setCooldown(wait);
+      setMode('code');
     } finally {
       setBusy(false);
     }
@@ -140,7 +157,7 @@ function LinkForms({ info, state }: { info: LoginRequestInfo; state: SocialLinkS
           {busy ? t('social.link.submitting') : t('social.link.submit')}
         </ActionButton>
         <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 0.5, mt: 1.5 }}>
-          <ResendButton send={sendCode} onSent={() => setOutcome({ kind: 'resent', attempt: ++attempts.current })} onError={fail} />
+          <ResendButton send={sendCode} cooldownSeconds={cooldown} onSent={() => setOutcome({ kind: 'resent', attempt: ++attempts.current })} onError={fail} />
           {byPassword && <ActionButton onClick={usePassword}>{t('social.link.usePassword')}</ActionButton>}
         </Box>
         <BackToLogin />

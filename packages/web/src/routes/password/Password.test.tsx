@@ -50,6 +50,18 @@ describe('Password recover screen', () => {
     expect(posts(requests)[0]).toMatchObject({ path: '/api/v1/password/recover', body: { client_id: 'demo-app', username: USERNAME } });
   });
 
+  it('goes on to the update screen when a code went to the account moments ago (1291): that code is still good', async () => {
+    await renderScreen(`/password/recover?challenge=${CHALLENGE}`, <PasswordRecover />, {
+      answers: { [RECOVER]: json(429, { error: { code: 1291, message: 'A code was sent a moment ago', retryAfter: 30 } }) },
+    });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Email or phone number/), USERNAME);
+    await user.keyboard('{Enter}');
+    const location = await screen.findByTestId('location');
+    expect(location).toHaveTextContent(`/password/update?challenge=${CHALLENGE}&locale=en`);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('prefills the username handed over and checks its format', async () => {
     const requests = await renderScreen(`/password/recover?challenge=${CHALLENGE}`, <PasswordRecover />, { state: { username: '0912' } });
     const field = await screen.findByLabelText(/^Email or phone number/);
@@ -120,15 +132,26 @@ describe('Password update screen', () => {
     expect(posts(requests)).toEqual([]);
   });
 
-  it('shows 1031 (password already used) on the password field', async () => {
-    await renderScreen(path, <PasswordUpdate />, { answers: { [RESET]: apiError(400, 1031, 'reused') }, state: { username: USERNAME } });
+  it('says 1031 (password already used) once, beside the new password, which takes the focus', async () => {
+    await renderScreen(path, <PasswordUpdate />, { answers: { [RESET]: apiError(400, 1031, 'reused', 'password') }, state: { username: USERNAME } });
     await fill({});
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('This password has already been used');
-    await waitFor(() => expect(alert).toHaveFocus());
     const field = screen.getByLabelText(/^New password/, { selector: 'input' });
-    expect(field).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
     expect(field).toHaveAccessibleDescription(expect.stringContaining('This password has already been used'));
+    expect(screen.getAllByText(/This password has already been used/)).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await waitFor(() => expect(field).toHaveFocus());
+  });
+
+  it('says a wrong recovery code (1042) once, beside the code, which takes the focus', async () => {
+    await renderScreen(path, <PasswordUpdate />, { answers: { [RESET]: apiError(400, 1042, 'bad code', 'code') }, state: { username: USERNAME } });
+    await fill({});
+    const field = screen.getByLabelText(/^Recovery code/);
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    expect(field).toHaveAccessibleDescription('Username or recovery code is not valid');
+    expect(screen.getAllByText('Username or recovery code is not valid')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await waitFor(() => expect(field).toHaveFocus());
   });
 
   it('sends the reset with a reCAPTCHA token when configured', async () => {

@@ -16,10 +16,11 @@ import { CodeField } from '../flow/CodeField.tsx';
 import { canResetPassword } from '../flow/flow-access.ts';
 import { stateUsername, type LoginArrivalState } from '../flow/flow-state.ts';
 import { FlowErrorAlert } from '../flow/FlowErrorAlert.tsx';
-import { apiErrorField, checkCode, checkConfirmPassword, checkNewPassword, describeProblem, type FlowField, type FlowProblems } from '../flow/flow-validation.ts';
+import { checkCode, checkConfirmPassword, checkNewPassword, describeProblem, type FlowField, type FlowProblems, refusedField } from '../flow/flow-validation.ts';
 import { NewPasswordFields } from '../flow/NewPasswordFields.tsx';
 import { RecaptchaNotice } from '../flow/RecaptchaNotice.tsx';
 import { ResendButton } from '../flow/ResendButton.tsx';
+import { useFocusAfterRender } from '../flow/use-focus-after-render.ts';
 
 const FIELD_ORDER: FlowField[] = ['code', 'password', 'confirmPassword'];
 
@@ -57,6 +58,7 @@ function PasswordUpdateForm({ info, username }: { info: LoginRequestInfo; userna
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
   const attempts = useRef(0);
+  const focusAfterRender = useFocusAfterRender();
   const refs: Partial<Record<FlowField, RefObject<HTMLInputElement | null>>> = {
     code: useRef<HTMLInputElement>(null),
     password: useRef<HTMLInputElement>(null),
@@ -67,6 +69,8 @@ function PasswordUpdateForm({ info, username }: { info: LoginRequestInfo; userna
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    // A new try: the last answer's message goes, whatever this one brings.
+    setOutcome(null);
     const found: FlowProblems = {
       code: checkCode(code, 'recoveryCode'),
       password: checkNewPassword(password, client.tenant.passwordPolicy, 'newPassword'),
@@ -77,7 +81,6 @@ function PasswordUpdateForm({ info, username }: { info: LoginRequestInfo; userna
     if (invalid) return refs[invalid]?.current?.focus();
 
     setBusy(true);
-    setOutcome(null);
     try {
       const token = await recaptchaToken(client.recaptchaConfiguration, 'password_reset');
       await visitorApi.resetPassword({ clientId: client.clientId, username, password, code, recaptchaToken: token });
@@ -85,10 +88,15 @@ function PasswordUpdateForm({ info, username }: { info: LoginRequestInfo; userna
       const state: LoginArrivalState = { notice: 'passwordUpdated', username };
       void navigate(flowHref('/login', params), { state });
     } catch (error) {
-      setOutcome({ kind: 'failed', error, attempt: ++attempts.current });
-      const field = apiErrorField(error);
-      if (field) setProblems((previous) => ({ ...previous, [field]: { kind: 'server', error } }));
       setBusy(false);
+      const field = refusedField(error, FIELD_ORDER);
+      if (field) {
+        // Said once, beside the field it is about (a reused password, a wrong code), which takes the focus.
+        setProblems((previous) => ({ ...previous, [field]: { kind: 'server', error } }));
+        focusAfterRender(refs[field]);
+        return;
+      }
+      setOutcome({ kind: 'failed', error, attempt: ++attempts.current });
     }
   };
 

@@ -88,15 +88,17 @@ describe('Activation screen', () => {
     expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({ notice: 'accountActivated', username: USERNAME });
   });
 
-  it('marks the code for 1041 and focuses the alert', async () => {
-    await renderActivation({ [CONFIRM]: apiError(400, 1041, 'bad code') });
+  it('says 1041 once, beside the code, which takes the focus', async () => {
+    await renderActivation({ [CONFIRM]: apiError(400, 1041, 'bad code', 'code') });
     const user = userEvent.setup();
-    await user.type(screen.getByLabelText(/^Activation code/), '000000');
-    await user.keyboard('{Enter}');
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Username or activation code is not valid');
-    await waitFor(() => expect(alert).toHaveFocus());
-    expect(screen.getByLabelText(/^Activation code/)).toHaveAttribute('aria-invalid', 'true');
+    const field = screen.getByLabelText(/^Activation code/);
+    await user.type(field, '000000');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
+    expect(field).toHaveAccessibleDescription('Username or activation code is not valid');
+    expect(screen.getAllByText('Username or activation code is not valid')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+    await waitFor(() => expect(field).toHaveFocus());
   });
 
   it('keeps Resend disabled for 60 seconds from arrival, then sends and counts down again', async () => {

@@ -17,7 +17,8 @@ import { CodeField } from '../flow/CodeField.tsx';
 import { canRegister, accountUsernameKinds } from '../flow/flow-access.ts';
 import { stateUsername, type LoginArrivalState } from '../flow/flow-state.ts';
 import { FlowErrorAlert } from '../flow/FlowErrorAlert.tsx';
-import { apiErrorField, checkCode, describeProblem, type FlowProblem } from '../flow/flow-validation.ts';
+import { checkCode, describeProblem, refusedField, type FlowProblem } from '../flow/flow-validation.ts';
+import { useFocusAfterRender } from '../flow/use-focus-after-render.ts';
 import { RecaptchaNotice } from '../flow/RecaptchaNotice.tsx';
 import { ResendButton } from '../flow/ResendButton.tsx';
 import { UsernameField } from '../flow/UsernameField.tsx';
@@ -58,16 +59,18 @@ function ActivationForm({ info, username }: { info: LoginRequestInfo; username: 
   const codeRef = useRef<HTMLInputElement>(null);
   // Each new message remounts its notice, which then takes the focus.
   const attempts = useRef(0);
+  const focusAfterRender = useFocusAfterRender();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    // A new try: the last answer's message goes, whatever this one brings.
+    setOutcome(null);
     const found = checkCode(code, 'activationCode');
     setProblem(found);
     if (found) return codeRef.current?.focus();
 
     setBusy(true);
-    setOutcome(null);
     try {
       const { redirectTo } = await visitorApi.confirm({ clientId: client.clientId, username, code, challenge: info.challenge });
       // SPEC.md section 4: 'Your account is now active', then on to the relying party or to Login.
@@ -80,9 +83,14 @@ function ActivationForm({ info, username }: { info: LoginRequestInfo; username: 
         void navigate(flowHref('/login', params), { state });
       }
     } catch (error) {
-      setOutcome({ kind: 'failed', error, attempt: ++attempts.current });
-      if (apiErrorField(error) === 'code') setProblem({ kind: 'server', error });
       setBusy(false);
+      if (refusedField(error, ['code'])) {
+        // Said once, beside the code, which takes the focus.
+        setProblem({ kind: 'server', error });
+        focusAfterRender(codeRef);
+        return;
+      }
+      setOutcome({ kind: 'failed', error, attempt: ++attempts.current });
     }
   };
 

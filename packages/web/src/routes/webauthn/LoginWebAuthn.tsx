@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
 import type { LoginRequestInfo } from '@passgate/contract';
@@ -8,7 +8,7 @@ import { Notice } from '../../components/Notice.tsx';
 import { BackToLogin } from '../flow/BackToLogin.tsx';
 import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
 import { FlowErrorAlert } from '../flow/FlowErrorAlert.tsx';
-import { apiErrorField, checkFlowUsername, describeProblem, type FlowProblem } from '../flow/flow-validation.ts';
+import { checkFlowUsername, describeProblem, refusedField, type FlowProblem } from '../flow/flow-validation.ts';
 import { UsernameField } from '../flow/UsernameField.tsx';
 import { canUseDeviceLogin } from './device-access.ts';
 import { QrCodeDialog } from './QrCodeDialog.tsx';
@@ -47,15 +47,19 @@ function DeviceLoginForm({ info }: { info: LoginRequestInfo }) {
     void login.start(value);
   };
 
-  // A refusal about the username (1014) is shown on the field as well.
+  // A refusal about the username (1014) is said once, beside the field, which takes the focus.
   const failedError = failure?.kind === 'error' ? failure.error : null;
-  const fieldProblem = problem ?? (failedError && apiErrorField(failedError) === 'username' ? { kind: 'server' as const, error: failedError } : undefined);
+  const aboutUsername = failedError != null && refusedField(failedError, ['username']) !== null;
+  const fieldProblem = problem ?? (aboutUsername ? { kind: 'server' as const, error: failedError } : undefined);
+  useEffect(() => {
+    if (aboutUsername) usernameRef.current?.focus();
+  }, [aboutUsername, failure]);
 
   if (phase.kind === 'redirecting') return <Loading label={t('common.redirecting')} />;
 
   return (
     <Box component="form" noValidate onSubmit={submit}>
-      {failure?.kind === 'error' && <FlowErrorAlert key={failure.attempt} error={failure.error} />}
+      {failure?.kind === 'error' && !aboutUsername && <FlowErrorAlert key={failure.attempt} error={failure.error} />}
       {failure?.kind === 'expired' && <Notice key={failure.attempt} message={t('messages.requestExpired')} />}
       {failure?.kind === 'ended' && <Notice key={failure.attempt} message={t('deviceLogin.ended')} />}
       <UsernameField

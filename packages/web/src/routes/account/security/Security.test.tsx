@@ -174,6 +174,22 @@ describe('the 2-step verification page', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('takes a refused send (a code went out under a minute ago) as sent: the code field, where it went, and the countdown left', async () => {
+    freezeClock();
+    const { user } = await openMfaPage({
+      'POST /api/v1/me/mfa/associate': json(429, { error: { code: 1291, message: 'A code was sent a moment ago', retryAfter: 42 } }),
+    });
+    await user.click(screen.getByRole('button', { name: 'Set up Email OTP' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set up Email OTP' });
+    await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    const code = await within(dialog).findByRole('textbox', { name: /Verification code/ });
+    expect(code).toHaveAccessibleDescription('The code was sent to demo@example.com');
+    expect(within(dialog).getByRole('button', { name: 'Resend code in 42s' })).toBeDisabled();
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(within(dialog).queryByText(/A code was sent a moment ago/)).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Confirm' })).toBeEnabled();
+  });
+
   it('sets up the authenticator app: the QR code and secret, then the code', async () => {
     const { user, requests } = await openMfaPage({
       'POST /api/v1/me/mfa/associate': json(200, { success: true, qrcode: QR, secret: 'JBSWY3DPEHPK3PXP', otpauthUri: 'otpauth://totp/Passgate:demo?secret=JBSWY3DPEHPK3PXP' }),

@@ -11,6 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { OTP_LENGTH } from '@passgate/contract/rules';
 import type { MfaAssociateResponse, TokenType } from '@passgate/contract';
 import { useTranslation } from 'react-i18next';
+import { resendCooldown } from '../../../api/errors.ts';
 import { Loading } from '../../../components/Loading.tsx';
 import { RESEND_SECONDS, useCountdown } from '../../../hooks/use-countdown.ts';
 import { DIALOG_MAX_WIDTH } from '../../../theme/themes.ts';
@@ -48,7 +49,7 @@ function SetupFrame({ id, title, onClose, busy, children }: { id: string; title:
 }
 
 /** The confirm step shared by the three dialogs: POST /me/mfa/confirm, then the profile is written. */
-function useConfirm(password: string, type: TokenType, onClose: OnClose) {
+function useConfirm(password: string, type: TokenType, onClose: OnClose, codeHelp?: string) {
   const api = useAccountApi();
   const queryClient = useQueryClient();
   const { t } = useTranslation();
@@ -80,7 +81,7 @@ function useConfirm(password: string, type: TokenType, onClose: OnClose) {
   };
 
   const field = (
-    <CodeTextField id={`mfa-${type}-code`} inputRef={codeRef} label={t('account.security.setup.code')} value={code} onChange={setCode} error={codeError} />
+    <CodeTextField id={`mfa-${type}-code`} inputRef={codeRef} label={t('account.security.setup.code')} value={code} onChange={setCode} error={codeError} helperText={codeHelp} />
   );
   return { confirm, field, failure, busy };
 }
@@ -165,7 +166,8 @@ export function CodeSetupDialog({ kind, password, target, onClose }: { kind: 'sm
   const [sent, setSent] = useState(false);
   const [sending, setSending] = useState(false);
   const [sendError, setSendError] = useState<unknown>(null);
-  const { confirm, field, failure, busy } = useConfirm(password, kind, onClose);
+  // Said under the code field, so a code sent before the dialog was opened again is known to be on its way.
+  const { confirm, field, failure, busy } = useConfirm(password, kind, onClose, t('account.profile.delete.codeSent', { to: target }));
 
   const send = async () => {
     if (sending) return;
@@ -176,7 +178,12 @@ export function CodeSetupDialog({ kind, password, target, onClose }: { kind: 'sm
       setSent(true);
       countdown.start(resendAfter && resendAfter > 0 ? resendAfter : RESEND_SECONDS);
     } catch (error) {
-      setSendError(error);
+      // Refused because a code went out less than a minute ago (the dialog was left and opened
+      // again): that code is still good, so its field and the countdown, not an error.
+      const wait = resendCooldown(error);
+      if (wait === null) return setSendError(error);
+      setSent(true);
+      countdown.start(wait);
     } finally {
       setSending(false);
     }
