@@ -94,18 +94,15 @@ describe('error messages (SPEC.md section 8)', () => {
     expect(error).toMatchObject({ code: 1291, retryAfter: 17 });
   });
 
-  it('says how long to wait for a 429 with retryAfter, in whole minutes rounded up, once the translations carry messages.tooManyFor', async () => {
+  it('says how long to wait for a 429 with retryAfter, in whole minutes rounded up, in both languages', async () => {
     await changeLanguage('en');
     const error = new ApiError(429, 1290, 'Too many requests (try again in 61 s)', undefined, 61);
-    // Without the text yet: the plain message, never a key.
-    expect(errorText(i18n.t, error)).toBe('Too many requests, please try again later');
-    i18n.addResources('en', 'translation', {
-      'messages.tooManyFor_one': 'Too many requests, please try again in {{count}} minute.',
-      'messages.tooManyFor_other': 'Too many requests, please try again in {{count}} minutes.',
-    });
-    expect(errorText(i18n.t, error)).toBe('Too many requests, please try again in 2 minutes.');
-    expect(errorText(i18n.t, new ApiError(429, 1290, 'Too many requests', undefined, 30))).toBe('Too many requests, please try again in 1 minute.');
+    expect(errorText(i18n.t, error)).toBe('Too many attempts; try again in 2 minutes.');
+    expect(errorText(i18n.t, new ApiError(429, 1290, 'Too many requests', undefined, 30))).toBe('Too many attempts; try again in 1 minute.');
+    // Without a wait, the plain message.
     expect(errorText(i18n.t, new ApiError(429, 1290, 'Too many requests'))).toBe('Too many requests, please try again later');
+    await changeLanguage('vi');
+    expect(errorText(i18n.t, error)).toBe('Bạn đã thử quá nhiều lần, vui lòng thử lại sau 2 phút.');
   });
 
   it("shows 'Cannot connect to Server' when there was no answer", async () => {

@@ -16,11 +16,8 @@ export function errorText(t: TFunction, error: unknown): string | null {
       if (outcome.code === ErrorCode.UserBlocked && outcome.retryAfter) return t('messages.lockedFor', { count: Math.ceil(outcome.retryAfter / 60) });
       const messages: Partial<Record<string, string>> = t('errors', { returnObjects: true });
       const message = messages[outcome.code] ?? (outcome.serverMessage || t('messages.somethingWrong'));
-      // Too many tries or sends, with the wait: 'try again in N minutes'. (Until the translations
-      // carry messages.tooManyFor, the plain 'try again later'.)
-      if (outcome.code === ErrorCode.TooManyRequests && outcome.retryAfter) {
-        return t('messages.tooManyFor', { count: Math.ceil(outcome.retryAfter / 60), defaultValue: message });
-      }
+      // Too many tries or sends, with the wait: 'try again in N minutes'.
+      if (outcome.code === ErrorCode.TooManyRequests && outcome.retryAfter) return t('messages.tooManyFor', { count: Math.ceil(outcome.retryAfter / 60) });
       return message;
     }
     case 'network':
