@@ -88,6 +88,24 @@ describe('Activation screen', () => {
     expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({ notice: 'accountActivated', username: USERNAME });
   });
 
+  it('says at once that the sign-in is no longer open when it expired while the code was on its way', async () => {
+    await changeLanguage('en');
+    let reads = 0;
+    // The request was open when the screen read it; once the account is active, it has expired.
+    stubFetch({
+      [REQUEST]: () => (++reads === 1 ? json(200, loginRequest()) : apiError(400, 1026, 'The request has expired', 'challenge')),
+      [CONFIRM]: json(200, {}),
+    });
+    await renderApp(`/activation?challenge=${CHALLENGE}&client_id=demo-app&locale=en`, { username: USERNAME });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Activation code/), '123456');
+    await user.keyboard('{Enter}');
+    // Login reads the request again: no form that would fail only once the password is typed.
+    expect(await screen.findByRole('heading', { level: 1, name: 'This sign-in is no longer open' })).toBeInTheDocument();
+    expect(screen.queryByLabelText(/^Password/)).toBeNull();
+    expect(reads).toBeGreaterThanOrEqual(2);
+  });
+
   it('says 1041 once, beside the code, which takes the focus', async () => {
     await renderActivation({ [CONFIRM]: apiError(400, 1041, 'bad code', 'code') });
     const user = userEvent.setup();

@@ -8,6 +8,8 @@ import { visitorApi } from '../../api/visitor.ts';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { Notice } from '../../components/Notice.tsx';
 import { browser } from '../../lib/browser.ts';
+import { loginRequestKey } from '../../lib/login-request.ts';
+import { forgetRequest } from '../../lib/request-cache.ts';
 import { recaptchaToken } from '../../lib/recaptcha.ts';
 import { flowHref } from '../login/login-options.ts';
 import { BackToLogin } from '../flow/BackToLogin.tsx';
@@ -80,6 +82,10 @@ function ActivationForm({ info, username }: { info: LoginRequestInfo; username: 
         window.setTimeout(() => browser.assign(redirectTo), ACTIVATED_PAUSE_MS);
       } else {
         const state: LoginArrivalState = { notice: 'accountActivated', username };
+        // Login reads the sign-in request again rather than the copy this screen read: the request
+        // may have expired while the code was on its way, and Login then says so at once instead
+        // of showing a form that fails only once the password is typed.
+        forgetRequest(loginRequestKey(info.challenge));
         void navigate(flowHref('/login', params), { state });
       }
     } catch (error) {
