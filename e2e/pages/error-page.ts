@@ -11,20 +11,24 @@ export class ErrorPage {
   get heading(): Locator {
     return this.page.getByRole('heading', { level: 1 });
   }
+  /** A button (history back) or, inside a client's sign-in, a link to that sign-in's Login screen. */
   get back(): Locator {
-    return this.page.getByRole('button', { name: tr(this.locale, 'errorPage.back'), exact: true });
+    const name = tr(this.locale, 'errorPage.back');
+    return this.page.getByRole('button', { name, exact: true }).or(this.page.getByRole('link', { name, exact: true }));
   }
   get relogin(): Locator {
     return this.page.getByRole('button', { name: tr(this.locale, 'sessionExpired.relogin'), exact: true });
   }
 
-  async expectStatus(status: 400 | 403 | 404 | 500): Promise<void> {
+  /** The screen of `status`; inside a client's sign-in, `client` names it beside the heading in the tab. */
+  async expectStatus(status: 400 | 403 | 404 | 500, client?: string): Promise<void> {
     await expect(this.page).toHaveURL(/\/error$/);
     await expect(this.page.getByText(String(status), { exact: true })).toBeVisible();
     await expect(this.heading).toHaveText(tr(this.locale, `errorPage.headings.${status}`));
     await expect(this.page.getByText(tr(this.locale, `errorPage.descriptions.${status}`), { exact: true })).toBeVisible();
     await expect(this.back).toBeVisible();
-    await expect(this.page).toHaveTitle(tr(this.locale, `errorPage.headings.${status}`));
+    const heading = tr(this.locale, `errorPage.headings.${status}`);
+    await expect(this.page).toHaveTitle(client ? `${heading} · ${client}` : heading);
   }
 
   async expectSessionExpired(): Promise<void> {

@@ -13,10 +13,21 @@ export interface ShotOptions {
   show?: Locator;
 }
 
+/**
+ * How long one picture may take. Once in a full run on a busy two-core machine, Chromium never
+ * answered a full-page capture (of the admin dashboard, taken in a second on its own), and the
+ * scenario waited out its whole timeout; a second try is taken instead.
+ */
+const SHOT_TIMEOUT_MS = 20_000;
+
 /** Saves the page as `<name>.png` once animations and fonts have settled. */
 export async function saveScreenshot(page: Page, name: string, options: ShotOptions = {}): Promise<void> {
   if (options.show) await options.show.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: !options.show, animations: 'disabled' });
+  const shot = () => page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: !options.show, animations: 'disabled', timeout: SHOT_TIMEOUT_MS });
+  await shot().catch(async (error: unknown) => {
+    if (!(error instanceof Error) || error.name !== 'TimeoutError') throw error;
+    await shot();
+  });
 }
 
 export const NARROW = { width: 375, height: 812 } as const;

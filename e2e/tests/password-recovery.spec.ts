@@ -75,9 +75,13 @@ test.describe('password recovery on Demo App', () => {
     const { update, mail } = await recoverFromLogin(page, outbox, account);
     // The current password is one of the last three (the demo tenant's password history).
     await update.update(codeIn(mail), account.password);
-    await expect(update.alert).toHaveText(tr('vi', 'errors.1031'));
     expect(tr('vi', 'errors.1031')).toBe('Mật khẩu này đã từng được sử dụng, vui lòng chọn mật khẩu khác');
+    // Said once, beside the new password, which takes the focus; no banner repeats it.
+    await expect(page.getByText(tr('vi', 'errors.1031'), { exact: true })).toHaveCount(1);
     await expect(update.newPassword).toHaveAttribute('aria-invalid', 'true');
+    await expect(update.newPassword).toHaveAccessibleDescription(new RegExp(tr('vi', 'errors.1031')));
+    await expect(update.newPassword).toBeFocused();
+    await expect(update.alert).toHaveCount(0);
     await expect(page).toHaveURL(/\/password\/update\?/);
     await saveWideAndNarrow(page, 'password-update-reused', 'vi');
 
@@ -98,12 +102,18 @@ test.describe('a client without password:reset', () => {
 
     await page.goto(`/password/recover?challenge=${challenge}`);
     const error = new ErrorPage(page, 'en');
-    await error.expectStatus(403);
+    // In Partner Shop's theme, and Back leads to this sign-in's Login screen, not the account area's.
+    await error.expectStatus(403, PARTNER_SHOP.title);
     await expect(error.heading).toHaveText('Forbidden');
     await saveWideAndNarrow(page, 'error-403', 'en');
+    await expect(error.back).toHaveAttribute('href', `/login?challenge=${challenge}`);
 
     await page.goto(`/register?challenge=${challenge}`);
-    await error.expectStatus(403);
+    await error.expectStatus(403, PARTNER_SHOP.title);
+    await error.back.click();
+    await expect(page).toHaveURL(`/login?challenge=${challenge}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('en', 'login.heading'));
+    await expect(page).toHaveTitle(`${tr('en', 'login.documentTitle')} · ${PARTNER_SHOP.title}`);
 
     // The API refuses the same call for this client: 1301, the client lacks the capability.
     const response = await request.post('/api/v1/password/recover', { data: { client_id: PARTNER_SHOP.id, username: 'someone@example.com' } });
