@@ -187,10 +187,12 @@ test('linking Google to an existing password account by its password; next time 
   expect(masked).not.toContain(account.username.split('@')[0]);
   await saveWideAndNarrow(page, 'social-link', 'vi');
 
-  // A wrong password is refused, and the account is not linked.
+  // A wrong password is refused, said once beside the password, and the account is not linked.
   await link.password.fill('Not-the-Passw0rd');
   await link.submit.click();
-  await expect(link.alert).toHaveText(tr('vi', 'errors.1017'));
+  await expect(link.password).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(tr('vi', 'errors.1017'), { exact: true })).toHaveCount(1);
+  await expect(link.password).toBeFocused();
   await link.password.fill(account.password);
   await link.submit.click();
   // Signed in to the existing account: its own name, not Google's.
