@@ -1,10 +1,14 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { usePreviewMode } from '../lib/preview-mode.ts';
 
-/** Sets the browser tab's title while the screen is shown. */
+/**
+ * Sets the browser tab's title while the screen is shown. In the commit of the screen, not after
+ * it is painted: a passive effect can run after the screen is visible (and announced), leaving the
+ * previous screen's title on it for a moment.
+ */
 export function useDocumentTitle(title: string | undefined): void {
   const preview = usePreviewMode();
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (title && !preview) document.title = title;
   }, [title, preview]);
 }
