@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../../test/fetch-stub.ts';
 import { profile, signIn } from '../../../test/account.ts';
-import { freezeClock } from '../../../test/clock.ts';
+import { advanceClock, freezeClock } from '../../../test/clock.ts';
 import { renderApp } from '../../../test/render.tsx';
 
 async function openContacts(routes: Parameters<typeof stubFetch>[0], locale: 'vi' | 'en' = 'en') {
@@ -15,6 +15,15 @@ async function openContacts(routes: Parameters<typeof stubFetch>[0], locale: 'vi
 }
 
 const posts = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.method === 'POST' && r.path === path);
+
+/** 1291: a code went to that address less than a minute ago; the wait comes in the body or, from a proxy, only in Retry-After. */
+const tooSoon = (seconds: number, where: 'body' | 'header' = 'body') =>
+  where === 'body'
+    ? json(429, { error: { code: 1291, message: 'A code was sent a moment ago', retryAfter: seconds } })
+    : new Response(JSON.stringify({ error: { code: 1291, message: 'A code was sent a moment ago' } }), {
+        status: 429,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(seconds) },
+      });
 
 describe('the inline e-mail editor', () => {
   it('sends a code to the new address (Next), then confirms it with the code (Save)', async () => {
@@ -118,6 +127,52 @@ describe('the inline e-mail editor', () => {
     expect(await within(section).findByText('Your request has expired, please retry')).toBeInTheDocument();
   });
 
+  it('takes a refused send (a code went to that address under a minute ago, 1291) as sent: the code field, where it went, the countdown left', async () => {
+    freezeClock();
+    const { requests, section, user } = await openContacts({
+      'POST /api/v1/me/email/verify': tooSoon(42),
+      'POST /api/v1/me/email/update': json(200, profile({ email: 'new@example.com' })),
+    });
+    await user.click(within(section).getByRole('button', { name: 'Change email' }));
+    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+
+    const code = await within(section).findByRole('textbox', { name: /Verification code/ });
+    expect(code).toHaveAccessibleDescription('Enter the 6-digit code we sent to new@example.com');
+    expect(within(section).getByRole('textbox', { name: 'Email' })).toHaveValue('new@example.com');
+    expect(within(section).getByRole('button', { name: 'Resend code in 42s' })).toBeDisabled();
+    expect(within(section).queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/A code was sent a moment ago/)).toBeNull();
+
+    advanceClock(41_000);
+    expect(await within(section).findByRole('button', { name: 'Resend code in 1s' })).toBeDisabled();
+    advanceClock(1_000);
+    expect(await within(section).findByRole('button', { name: 'Resend code' })).toBeEnabled();
+
+    // The code that went out earlier confirms the address.
+    await user.type(code, '123456{Enter}');
+    expect(await within(section).findByText('Your information has been updated')).toBeInTheDocument();
+    expect(posts(requests, '/api/v1/me/email/update')[0]?.body).toEqual({ email: 'new@example.com', code: '123456' });
+  });
+
+  it('counts down what is left when Resend is refused because another tab sent a code moments ago (1291), without an error', async () => {
+    freezeClock();
+    let sends = 0;
+    const { section, user } = await openContacts({
+      'POST /api/v1/me/email/verify': () => (++sends === 1 ? json(200, { resendAfter: 60 }) : tooSoon(20)),
+    });
+    await user.click(within(section).getByRole('button', { name: 'Change email' }));
+    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+    expect(await within(section).findByRole('button', { name: 'Resend code in 60s' })).toBeDisabled();
+    advanceClock(60_000);
+    await user.click(await within(section).findByRole('button', { name: 'Resend code' }));
+
+    expect(await within(section).findByRole('button', { name: 'Resend code in 20s' })).toBeDisabled();
+    expect(sends).toBe(2);
+    expect(within(section).queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/A code was sent a moment ago/)).toBeNull();
+    expect(within(section).getByRole('textbox', { name: /Verification code/ })).toBeInTheDocument();
+  });
+
   it('says when the code could not be sent (503, 1292) without leaving the page, and Cancel closes the editor', async () => {
     const { section, user, requests } = await openContacts({ 'POST /api/v1/me/email/verify': apiError(503, 1292, 'We could not send the code') });
     await user.click(within(section).getByRole('button', { name: 'Change email' }));
@@ -155,5 +210,18 @@ describe('the inline phone editor', () => {
     expect(await within(section).findByText('Cập nhật thông tin thành công')).toBeInTheDocument();
     expect(posts(requests, '/api/v1/me/phoneNumber/update')[0]?.body).toEqual({ phone_number: '0912345678', code: '654321' });
     expect(within(section).getByText('0912345678')).toBeInTheDocument();
+  });
+
+  it('opens the code field with the countdown left when an SMS went to that number moments ago (1291, the wait in Retry-After), in Vietnamese', async () => {
+    freezeClock();
+    const { section, user } = await openContacts({ 'POST /api/v1/me/phoneNumber/verify': tooSoon(37, 'header') }, 'vi');
+    await user.click(within(section).getByRole('button', { name: 'Thêm số điện thoại' }));
+    await user.type(within(section).getByRole('textbox', { name: /Số điện thoại mới/ }), '0912345678{Enter}');
+
+    const code = await within(section).findByRole('textbox', { name: /Mã xác minh/ });
+    expect(code).toHaveAccessibleDescription('Nhập mã gồm 6 chữ số chúng tôi đã gửi đến 0912345678');
+    expect(within(section).getByRole('button', { name: 'Gửi lại mã sau 37 giây' })).toBeDisabled();
+    expect(within(section).queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/Mã vừa được gửi/)).toBeNull();
   });
 });

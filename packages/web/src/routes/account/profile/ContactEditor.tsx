@@ -14,7 +14,7 @@ import { useAccountApi } from '../use-account-api.ts';
 import { PROFILE_KEY } from '../use-profile.ts';
 import { CodeTextField } from '../../../components/CodeTextField.tsx';
 import Alert from '@mui/material/Alert';
-import { ApiError } from '../../../api/errors.ts';
+import { ApiError, resendCooldown } from '../../../api/errors.ts';
 import { startSignIn } from '../auth.ts';
 import { useProfileNotice } from './profile-notice.tsx';
 
@@ -130,7 +130,15 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
       countdown.start(resendAfter > 0 ? resendAfter : RESEND_SECONDS);
     } catch (error) {
       notice.dismiss();
-      if (!askForProof(error)) setFailure(error);
+      // Refused because a code went to this very address less than a minute ago (the editor was
+      // closed and opened again, or another tab): that code is still good, so its field and what
+      // is left of the minute, not an error.
+      const wait = resendCooldown(error);
+      if (wait !== null) {
+        setValue(target);
+        reset('code');
+        countdown.start(wait);
+      } else if (!askForProof(error)) setFailure(error);
     } finally {
       setBusy(null);
     }
@@ -147,8 +155,12 @@ export function ContactEditor({ kind, current, icon }: { kind: ContactKind; curr
       notice.show('info', t('account.profile.contact.codeResent', { value }));
     } catch (error) {
       notice.dismiss();
+      // A code went out moments ago (from another tab): the one on its way is as good, so only the
+      // countdown of what is left.
+      const wait = resendCooldown(error);
+      if (wait !== null) countdown.start(wait);
       // The password is asked for on the first step: go back there for it.
-      if (askForProof(error)) setStep('enter');
+      else if (askForProof(error)) setStep('enter');
       else setFailure(error);
     } finally {
       setBusy(null);

@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import { deletionCodeRecipientOf, deletionConfirmationOf, ErrorCode, isDeletionConfirmed, OTP_LENGTH, PASSWORD_MAX_LENGTH } from '@passgate/contract/rules';
 import type { Profile } from '@passgate/contract';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../api/errors.ts';
+import { ApiError, resendCooldown } from '../../../api/errors.ts';
 import { CodeTextField } from '../../../components/CodeTextField.tsx';
 import { RESEND_SECONDS, useCountdown } from '../../../hooks/use-countdown.ts';
 import { CONTENT_MAX_WIDTH } from '../../../theme/themes.ts';
@@ -106,7 +106,16 @@ export function DeleteAccountDialog({ profile, open, onClose, onDeleted }: Props
       countdown.start(resendAfter > 0 ? resendAfter : RESEND_SECONDS);
       focus('code');
     } catch (error) {
-      fail(error);
+      // Refused because a code went out less than a minute ago (the dialog was closed and opened
+      // again): that code is still good, so its field and what is left of the minute, not an error.
+      const wait = resendCooldown(error);
+      if (wait === null) {
+        fail(error);
+      } else {
+        setCodeSent(true);
+        countdown.start(wait);
+        focus('code');
+      }
     } finally {
       inFlight.current = false;
       setBusy(null);

@@ -4,6 +4,7 @@ import type { Profile } from '@passgate/contract';
 import { describe, expect, it } from 'vitest';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../../test/fetch-stub.ts';
 import { USER_KEY, profile, signIn } from '../../../test/account.ts';
+import { advanceClock, freezeClock } from '../../../test/clock.ts';
 import { renderApp } from '../../../test/render.tsx';
 
 type Handler = Response | ((request: RecordedRequest) => Response);
@@ -96,4 +97,37 @@ describe('deleting the account', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Your account has been deleted' })).toBeInTheDocument();
     expect(deletions(requests)[0]?.body).toEqual({ code: '123456', confirmation: '0911222333' });
   });
+
+  it.each([
+    ['en', 'Send confirmation code', /Confirmation code/, 'The code was sent to 0911222333', 'Resend code in 33s', 'Resend code in 1s', 'Resend code', /A code was sent a moment ago/],
+    ['vi', 'Gửi mã xác nhận', /Mã xác nhận/, 'Mã đã được gửi tới 0911222333', 'Gửi lại mã sau 33 giây', 'Gửi lại mã sau 1 giây', 'Gửi lại mã', /Mã vừa được gửi/],
+  ] as const)(
+    'takes a refused send (a code went out under a minute ago, 1291) as sent: the code field, where it went, the countdown left, in %s',
+    async (locale, send, codeLabel, sentTo, waiting, lastSecond, resend, refusal) => {
+      freezeClock();
+      const { requests, dialog, user } = await openDeleteDialog(
+        new Response(null, { status: 204 }),
+        locale,
+        { hasPassword: false, registrationMethod: 'passwordless', email: null, emailVerified: false, phoneNumber: '0911222333', phoneNumberVerified: true },
+        { 'POST /api/v1/me/deletion/code': json(429, { error: { code: 1291, message: 'A code was sent a moment ago', retryAfter: 33 } }) },
+      );
+      await user.click(within(dialog).getByRole('button', { name: send }));
+
+      const code = await within(dialog).findByLabelText(codeLabel);
+      expect(code).toHaveAccessibleDescription(sentTo);
+      expect(within(dialog).getByRole('button', { name: waiting })).toBeDisabled();
+      expect(within(dialog).queryByRole('alert')).toBeNull();
+      expect(within(dialog).queryByText(refusal)).toBeNull();
+      advanceClock(32_000);
+      expect(await within(dialog).findByRole('button', { name: lastSecond })).toBeDisabled();
+      advanceClock(1_000);
+      expect(await within(dialog).findByRole('button', { name: resend })).toBeEnabled();
+
+      // The code that went out earlier deletes the account.
+      await user.type(code, '123456');
+      await user.type(within(dialog).getByRole('textbox', { name: locale === 'en' ? /Type 0911222333 to confirm/ : /Nhập 0911222333 để xác nhận/ }), '0911222333');
+      await user.click(within(dialog).getByRole('button', { name: locale === 'en' ? 'Delete permanently' : 'Xoá vĩnh viễn' }));
+      await waitFor(() => expect(deletions(requests)[0]?.body).toEqual({ code: '123456', confirmation: '0911222333' }));
+    },
+  );
 });
