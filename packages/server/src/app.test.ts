@@ -32,6 +32,30 @@ describe('the HTTP application', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  it('sends the same security headers on the API and on the provider\'s own answers', async () => {
+    const expected = {
+      'content-security-policy':
+        "default-src 'self';base-uri 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob: https:;font-src 'self' data:;connect-src 'self';frame-src 'none';object-src 'none';frame-ancestors 'none'",
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-site',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'DENY',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    for (const path of ['/api/v1/config', '/oidc/.well-known/openid-configuration', '/api/v2/unknown']) {
+      const headers = Object.fromEntries((await fetch(`${server.url}${path}`)).headers);
+      expect(headers, path).toMatchObject(expected);
+      // Plain HTTP here: no HSTS, which would pin browsers to an https:// that does not answer.
+      expect(headers['strict-transport-security'], path).toBeUndefined();
+      expect(headers['x-powered-by'], path).toBeUndefined();
+    }
+  });
+
   it('sends one framing policy on every kind of answer: frame-ancestors \'none\' and X-Frame-Options DENY, never SAMEORIGIN', async () => {
     // The logout continuation page: a real sign-in, then a confirmed end session.
     const demoApp = await relyingParty(server.url, 'demo-app', 'demo-secret');
