@@ -24,7 +24,10 @@ export function ResendButton({ send, onSent, onError, cooldownSeconds = RESEND_S
   const countdown = useCountdown();
   const { start } = countdown;
   const [sending, setSending] = useState(false);
-  useEffect(() => start(cooldownSeconds), [start, cooldownSeconds]);
+  useEffect(() => {
+    // A wait that is already over (a screen reloaded long after the send) leaves Resend enabled at once.
+    if (cooldownSeconds > 0) start(cooldownSeconds);
+  }, [start, cooldownSeconds]);
 
   const resend = async () => {
     setSending(true);

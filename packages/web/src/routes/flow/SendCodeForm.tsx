@@ -3,10 +3,10 @@ import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { usernameLabelKey } from '@passgate/contract/rules';
-import type { PublicClient, UsernameKind } from '@passgate/contract';
+import type { CodeSentResponse, PublicClient, UsernameKind } from '@passgate/contract';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { BackToLogin } from './BackToLogin.tsx';
-import { stateUsername } from './flow-state.ts';
+import { RESEND_SECONDS, stateUsername } from './flow-state.ts';
 import { FlowErrorAlert } from './FlowErrorAlert.tsx';
 import { resendCooldown } from '../../api/errors.ts';
 import { checkFlowUsername, describeProblem, refusedField, type FlowProblem } from './flow-validation.ts';
@@ -20,9 +20,9 @@ interface Props {
   kinds: UsernameKind[];
   submitLabel: string;
   /** Sends the code to the account. */
-  send: (username: string) => Promise<unknown>;
-  /** Where to go once it is sent. */
-  onSent: (username: string) => void;
+  send: (username: string) => Promise<CodeSentResponse>;
+  /** Where to go once it is sent, with the seconds before another may be asked for. */
+  onSent: (username: string, cooldownSeconds: number) => void;
 }
 
 /**
@@ -51,11 +51,13 @@ export function SendCodeForm({ idPrefix, client, kinds, submitLabel, send, onSen
 
     setBusy(true);
     try {
-      await send(account);
-      onSent(account);
+      const { resendAfter } = await send(account);
+      onSent(account, resendAfter > 0 ? resendAfter : RESEND_SECONDS);
     } catch (error) {
-      // A code went to this account moments ago and is still good: on to where it is entered.
-      if (resendCooldown(error) !== null) return onSent(account);
+      // A code went to this account moments ago and is still good: on to where it is entered,
+      // whose Resend waits only what is left of the minute.
+      const wait = resendCooldown(error);
+      if (wait !== null) return onSent(account, wait);
       setBusy(false);
       if (refusedField(error, ['username'])) {
         // Said once, beside the username, which takes the focus.

@@ -28,6 +28,27 @@ export interface LoginArrivalState {
 /** Seconds a resend button stays disabled after a code was sent (SPEC.md section 9). */
 export { RESEND_SECONDS } from '../../hooks/use-countdown.ts';
 
+/** What a screen that sent a code (or learnt one went out moments ago) hands the screen where it is entered. */
+export interface CodeSentState extends UsernameState {
+  /**
+   * When Resend may be pressed (ms since the epoch). A time rather than seconds: the next screen
+   * first reads the sign-in request, and a reload of it keeps the route state, so seconds would
+   * start the wait again each time.
+   */
+  resendAt: number;
+}
+
+export function codeSentState(username: string, cooldownSeconds: number, now = Date.now()): CodeSentState {
+  return { username, resendAt: now + cooldownSeconds * 1000 };
+}
+
+/** Whole seconds until Resend may be pressed, by the route state; undefined when it does not say (the screen then waits the full minute). */
+export function stateResendSeconds(state: unknown, now = Date.now()): number | undefined {
+  const resendAt = (state as { resendAt?: unknown } | null)?.resendAt;
+  if (typeof resendAt !== 'number' || !Number.isFinite(resendAt)) return undefined;
+  return Math.max(0, Math.ceil((resendAt - now) / 1000));
+}
+
 /** What Login hands the password-expiring screen (SPEC.md section 3, password-expiry state). */
 export interface PasswordExpiryState {
   mfaRequired: boolean;

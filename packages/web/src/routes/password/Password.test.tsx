@@ -40,13 +40,15 @@ const noReset: Partial<PublicClient> = { permissions: ['users:email:login', 'use
 
 describe('Password recover screen', () => {
   it('sends a code to the account and goes to the update screen with the username', async () => {
+    freezeClock();
     const requests = await renderScreen(`/password/recover?challenge=${CHALLENGE}`, <PasswordRecover />, { answers: { [RECOVER]: json(200, { resendAfter: 60 }) } });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText(/^Email or phone number/), USERNAME);
     await user.keyboard('{Enter}');
     const location = await screen.findByTestId('location');
     expect(location).toHaveTextContent(`/password/update?challenge=${CHALLENGE}&locale=en`);
-    expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({ username: USERNAME });
+    // With when Resend may be pressed: the minute the server gave.
+    expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({ username: USERNAME, resendAt: Date.now() + 60_000 });
     expect(posts(requests)[0]).toMatchObject({ path: '/api/v1/password/recover', body: { client_id: 'demo-app', username: USERNAME } });
   });
 
@@ -60,6 +62,23 @@ describe('Password recover screen', () => {
     const location = await screen.findByTestId('location');
     expect(location).toHaveTextContent(`/password/update?challenge=${CHALLENGE}&locale=en`);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('after a 1291, the update screen counts Resend down from the seconds the server said are left, not from 60', async () => {
+    freezeClock();
+    await changeLanguage('en');
+    stubFetch({ [REQUEST]: json(200, loginRequest()), [RECOVER]: json(429, { error: { code: 1291, message: 'A code was sent a moment ago', retryAfter: 30 } }) });
+    await renderApp(`/password/recover?challenge=${CHALLENGE}&locale=en`);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Email or phone number/), `${USERNAME}{Enter}`);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Set a new password' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Resend code in 30s' })).toBeDisabled();
+    expect(screen.queryByRole('alert')).toBeNull();
+    advanceClock(29_000);
+    expect(await screen.findByRole('button', { name: 'Resend code in 1s' })).toBeDisabled();
+    advanceClock(1_000);
+    expect(await screen.findByRole('button', { name: 'Resend code' })).toBeEnabled();
   });
 
   it('prefills the username handed over and checks its format', async () => {
@@ -166,6 +185,19 @@ describe('Password update screen', () => {
     await screen.findByTestId('location');
     expect(execute).toHaveBeenCalledWith('site-4', { action: 'password_reset' });
     expect(posts(requests)[0]?.body).toMatchObject({ recaptcha_token: 'token-reset' });
+  });
+
+  it('counts Resend down from the time the sending screen handed over', async () => {
+    freezeClock();
+    await renderScreen(path, <PasswordUpdate />, { state: { username: USERNAME, resendAt: Date.now() + 12_000 } });
+    expect(await screen.findByRole('button', { name: 'Resend code in 12s' })).toBeDisabled();
+  });
+
+  it('offers Resend code at once when that time has passed (the screen reloaded minutes later)', async () => {
+    freezeClock();
+    await renderScreen(path, <PasswordUpdate />, { state: { username: USERNAME, resendAt: Date.now() - 300_000 } });
+    expect(await screen.findByRole('button', { name: 'Resend code' })).toBeEnabled();
+    expect(screen.queryByRole('button', { name: /Resend code in/ })).toBeNull();
   });
 
   it('offers Resend code after 60 seconds, sending the recovery again', async () => {

@@ -5,7 +5,7 @@ import { recaptchaToken } from '../../lib/recaptcha.ts';
 import { flowHref } from '../login/login-options.ts';
 import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
 import { accountUsernameKinds, canResetPassword } from '../flow/flow-access.ts';
-import type { UsernameState } from '../flow/flow-state.ts';
+import { codeSentState } from '../flow/flow-state.ts';
 import { SendCodeForm } from '../flow/SendCodeForm.tsx';
 
 /** /password/recover?challenge=…: enter the account to get a recovery code, then set a new password. */
@@ -28,10 +28,7 @@ export default function PasswordRecover() {
               recaptchaToken: await recaptchaToken(client.recaptchaConfiguration, 'password_recover'),
             })
           }
-          onSent={(username) => {
-            const state: UsernameState = { username };
-            void navigate(flowHref('/password/update', params), { state });
-          }}
+          onSent={(username, cooldownSeconds) => void navigate(flowHref('/password/update', params), { state: codeSentState(username, cooldownSeconds) })}
         />
       )}
     </ClientFlowPage>

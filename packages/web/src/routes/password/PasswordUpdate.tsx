@@ -14,7 +14,7 @@ import RequestGone from '../flow/RequestGone.tsx';
 import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
 import { CodeField } from '../flow/CodeField.tsx';
 import { canResetPassword } from '../flow/flow-access.ts';
-import { stateUsername, type LoginArrivalState } from '../flow/flow-state.ts';
+import { stateResendSeconds, stateUsername, type LoginArrivalState } from '../flow/flow-state.ts';
 import { FlowErrorAlert } from '../flow/FlowErrorAlert.tsx';
 import { checkCode, checkConfirmPassword, checkNewPassword, describeProblem, type FlowField, type FlowProblems, refusedField } from '../flow/flow-validation.ts';
 import { NewPasswordFields } from '../flow/NewPasswordFields.tsx';
@@ -49,6 +49,7 @@ type Outcome = { kind: 'failed'; error: unknown; attempt: number } | { kind: 're
 function PasswordUpdateForm({ info, username }: { info: LoginRequestInfo; username: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
   const [params] = useSearchParams();
   const client = info.client;
   const [code, setCode] = useState('');
@@ -59,6 +60,8 @@ function PasswordUpdateForm({ info, username }: { info: LoginRequestInfo; userna
   const [busy, setBusy] = useState(false);
   const attempts = useRef(0);
   const focusAfterRender = useFocusAfterRender();
+  // Read once: the seconds the sending screen said are left (a code that went out moments ago), else the full minute.
+  const [cooldown] = useState(() => stateResendSeconds(location.state));
   const refs: Partial<Record<FlowField, RefObject<HTMLInputElement | null>>> = {
     code: useRef<HTMLInputElement>(null),
     password: useRef<HTMLInputElement>(null),
@@ -125,6 +128,7 @@ function PasswordUpdateForm({ info, username }: { info: LoginRequestInfo; userna
       <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
         <ResendButton
           send={resend}
+          cooldownSeconds={cooldown}
           onSent={() => setOutcome({ kind: 'resent', attempt: ++attempts.current })}
           onError={(error) => setOutcome({ kind: 'failed', error, attempt: ++attempts.current })}
         />

@@ -142,6 +142,12 @@ describe('Activation screen', () => {
     expect(posts(requests).find((r) => r.path === '/api/v1/users/activation/resend')?.body).toEqual({ client_id: 'demo-app', username: USERNAME });
   });
 
+  it('counts Resend down from the time the sending screen handed over', async () => {
+    freezeClock();
+    await renderActivation({}, {}, { username: USERNAME, resendAt: Date.now() + 9_000 });
+    expect(await screen.findByRole('button', { name: 'Resend code in 9s' })).toBeDisabled();
+  });
+
   it('goes to Error 403 for a client that may not register', async () => {
     stubFetch({ [REQUEST]: json(200, loginRequest({}, { tenant: { ...loginRequest().client.tenant, registrationAllowed: false } })) });
     await renderApp(`/activation?challenge=${CHALLENGE}&locale=en`, { username: USERNAME });
@@ -166,14 +172,34 @@ describe('Activation resend screen', () => {
   }
 
   it('sends a new code and goes to Activation with the username, prefilled from Login', async () => {
+    freezeClock();
     const requests = await renderResend({ [RESEND]: json(200, { resendAfter: 60 }) }, {}, { username: USERNAME });
     expect(screen.getByLabelText(/^Email or phone number/)).toHaveValue(USERNAME);
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Send code' }));
     const location = await screen.findByTestId('location');
     expect(location).toHaveTextContent(`/activation?challenge=${CHALLENGE}&locale=en`);
-    expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({ username: USERNAME });
+    // With when Resend may be pressed: the minute the server gave.
+    expect(JSON.parse(location.dataset.state ?? 'null')).toEqual({ username: USERNAME, resendAt: Date.now() + 60_000 });
     expect(posts(requests)[0]?.body).toEqual({ client_id: 'demo-app', username: USERNAME });
+  });
+
+  it('after a 1291 (a code went out moments ago), goes to Activation, whose Resend counts down the seconds the server said are left', async () => {
+    freezeClock();
+    await changeLanguage('en');
+    stubFetch({ [REQUEST]: json(200, loginRequest()), [RESEND]: json(429, { error: { code: 1291, message: 'A code was sent a moment ago', retryAfter: 25 } }) });
+    await renderApp(`/activation/resend?challenge=${CHALLENGE}&locale=en`, { username: USERNAME });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Send code' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Activate your account' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Resend code in 25s' })).toBeDisabled();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/A code was sent a moment ago/)).toBeNull();
+    advanceClock(24_000);
+    expect(await screen.findByRole('button', { name: 'Resend code in 1s' })).toBeDisabled();
+    advanceClock(1_000);
+    expect(await screen.findByRole('button', { name: 'Resend code' })).toBeEnabled();
   });
 
   it("checks the client's username policy", async () => {

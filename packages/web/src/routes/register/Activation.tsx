@@ -17,7 +17,7 @@ import RequestGone from '../flow/RequestGone.tsx';
 import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
 import { CodeField } from '../flow/CodeField.tsx';
 import { canRegister, accountUsernameKinds } from '../flow/flow-access.ts';
-import { stateUsername, type LoginArrivalState } from '../flow/flow-state.ts';
+import { stateResendSeconds, stateUsername, type LoginArrivalState } from '../flow/flow-state.ts';
 import { FlowErrorAlert } from '../flow/FlowErrorAlert.tsx';
 import { checkCode, describeProblem, refusedField, type FlowProblem } from '../flow/flow-validation.ts';
 import { useFocusAfterRender } from '../flow/use-focus-after-render.ts';
@@ -52,6 +52,7 @@ type Outcome = { kind: 'failed'; error: unknown; attempt: number } | { kind: 're
 function ActivationForm({ info, username }: { info: LoginRequestInfo; username: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
   const [params] = useSearchParams();
   const client = info.client;
   const [code, setCode] = useState('');
@@ -62,6 +63,8 @@ function ActivationForm({ info, username }: { info: LoginRequestInfo; username: 
   // Each new message remounts its notice, which then takes the focus.
   const attempts = useRef(0);
   const focusAfterRender = useFocusAfterRender();
+  // Read once: the seconds the sending screen said are left (a code that went out moments ago), else the full minute.
+  const [cooldown] = useState(() => stateResendSeconds(location.state));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -128,6 +131,7 @@ function ActivationForm({ info, username }: { info: LoginRequestInfo; username: 
       <Box sx={{ display: 'flex', justifyContent: 'center', mt: 1.5 }}>
         <ResendButton
           send={resend}
+          cooldownSeconds={cooldown}
           onSent={() => setOutcome({ kind: 'resent', attempt: ++attempts.current })}
           onError={(error) => setOutcome({ kind: 'failed', error, attempt: ++attempts.current })}
         />

@@ -5,7 +5,7 @@ import { recaptchaToken } from '../../lib/recaptcha.ts';
 import { flowHref } from '../login/login-options.ts';
 import { ClientFlowPage } from '../flow/ClientFlowPage.tsx';
 import { accountUsernameKinds, canRegister } from '../flow/flow-access.ts';
-import type { UsernameState } from '../flow/flow-state.ts';
+import { codeSentState } from '../flow/flow-state.ts';
 import { SendCodeForm } from '../flow/SendCodeForm.tsx';
 
 /** /activation/resend?challenge=…: enter the e-mail or phone of the account to get a new activation code. */
@@ -28,10 +28,7 @@ export default function ActivationResend() {
               recaptchaToken: await recaptchaToken(client.recaptchaConfiguration, 'activation_resend'),
             })
           }
-          onSent={(username) => {
-            const state: UsernameState = { username };
-            void navigate(flowHref('/activation', params), { state });
-          }}
+          onSent={(username, cooldownSeconds) => void navigate(flowHref('/activation', params), { state: codeSentState(username, cooldownSeconds) })}
         />
       )}
     </ClientFlowPage>
