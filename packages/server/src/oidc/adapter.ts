@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { reusableQuery } from '../db/reusable-query.ts';
 
 /**
  * Storage for the provider's artifacts: one table keyed by model and id (DESIGN.md section 10).
@@ -55,6 +56,50 @@ class ClientAdapter implements Adapter {
   async revokeByGrantId(): Promise<void> {}
 }
 
+type PayloadRow = Database['oidc_payloads'];
+
+/** The adapter's statements, compiled once: they run on every token, userinfo and sign-in request. */
+const payloadQueries = {
+  upsert: reusableQuery((db, row: PayloadRow) =>
+    db
+      .insertInto('oidc_payloads')
+      .values({
+        model: row.model,
+        id: row.id,
+        payload: row.payload,
+        grant_id: row.grant_id,
+        user_code: row.user_code,
+        uid: row.uid,
+        account_id: row.account_id,
+        expires_at: row.expires_at,
+        consumed_at: row.consumed_at,
+      })
+      .onConflict((oc) =>
+        oc.columns(['model', 'id']).doUpdateSet({
+          payload: row.payload,
+          grant_id: row.grant_id,
+          user_code: row.user_code,
+          uid: row.uid,
+          account_id: row.account_id,
+          expires_at: row.expires_at,
+        }),
+      ),
+  ),
+  findById: reusableQuery((db, key: { model: string; value: string }) =>
+    db.selectFrom('oidc_payloads').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', key.model).where('id', '=', key.value),
+  ),
+  findByUid: reusableQuery((db, key: { model: string; value: string }) =>
+    db.selectFrom('oidc_payloads').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', key.model).where('uid', '=', key.value),
+  ),
+  findByUserCode: reusableQuery((db, key: { model: string; value: string }) =>
+    db.selectFrom('oidc_payloads').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', key.model).where('user_code', '=', key.value),
+  ),
+  consume: reusableQuery((db, change: { model: string; id: string; consumedAt: number }) =>
+    db.updateTable('oidc_payloads').set({ consumed_at: change.consumedAt }).where('model', '=', change.model).where('id', '=', change.id),
+  ),
+  destroy: reusableQuery((db, key: { model: string; id: string }) => db.deleteFrom('oidc_payloads').where('model', '=', key.model).where('id', '=', key.id)),
+};
+
 class DatabaseAdapter implements Adapter {
   constructor(
     private readonly store: AdapterStore,
@@ -66,7 +111,7 @@ class DatabaseAdapter implements Adapter {
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-    const row = {
+    await payloadQueries.upsert(this.db, {
       model: this.model,
       id,
       payload: JSON.stringify(payload),
@@ -76,49 +121,30 @@ class DatabaseAdapter implements Adapter {
       account_id: payload.accountId ?? null,
       expires_at: expiresIn ? Date.now() + expiresIn * 1000 : null,
       consumed_at: null,
-    };
-    await this.db
-      .insertInto('oidc_payloads')
-      .values(row)
-      .onConflict((oc) =>
-        oc.columns(['model', 'id']).doUpdateSet({
-          payload: row.payload,
-          grant_id: row.grant_id,
-          user_code: row.user_code,
-          uid: row.uid,
-          account_id: row.account_id,
-          expires_at: row.expires_at,
-        }),
-      )
-      .execute();
+    });
   }
 
-  private async findWhere(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
-    const row = await this.db
-      .selectFrom('oidc_payloads')
-      .select(['payload', 'expires_at', 'consumed_at'])
-      .where('model', '=', this.model)
-      .where(column, '=', value)
-      .executeTakeFirst();
+  private async findWith(query: typeof payloadQueries.findById, value: string): Promise<AdapterPayload | undefined> {
+    const [row] = (await query(this.db, { model: this.model, value })).rows;
     if (!row || (row.expires_at !== null && row.expires_at <= Date.now())) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
     return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at / 1000) } : payload;
   }
 
   find(id: string) {
-    return this.findWhere('id', id);
+    return this.findWith(payloadQueries.findById, id);
   }
   findByUid(uid: string) {
-    return this.findWhere('uid', uid);
+    return this.findWith(payloadQueries.findByUid, uid);
   }
   findByUserCode(userCode: string) {
-    return this.findWhere('user_code', userCode);
+    return this.findWith(payloadQueries.findByUserCode, userCode);
   }
   async consume(id: string): Promise<void> {
-    await this.db.updateTable('oidc_payloads').set({ consumed_at: Date.now() }).where('model', '=', this.model).where('id', '=', id).execute();
+    await payloadQueries.consume(this.db, { model: this.model, id, consumedAt: Date.now() });
   }
   async destroy(id: string): Promise<void> {
-    await this.db.deleteFrom('oidc_payloads').where('model', '=', this.model).where('id', '=', id).execute();
+    await payloadQueries.destroy(this.db, { model: this.model, id });
   }
   revokeByGrantId(grantId: string): Promise<void> {
     return revokeGrant(this.store, grantId);
