@@ -191,6 +191,50 @@ describe('LoginWebAuthn screen', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('takes the last answer away on a new try that fails its own checks: an empty field after 1027 shows only what is missing', async () => {
+    const requests = await renderDeviceLogin({ [START]: apiError(404, 1027, 'no credentials') });
+    const user = userEvent.setup();
+    await logIn(user, '0912345678');
+    expect(await screen.findByRole('alert')).toHaveTextContent('You do not have any active credentials');
+
+    const field = screen.getByLabelText(/^Email or phone number/);
+    await user.clear(field);
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('Please enter your email or phone number')).toBeInTheDocument();
+    expect(screen.queryByText('You do not have any active credentials')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(field).toHaveFocus();
+    expect(posts(requests, '/api/v2/get-challenge')).toHaveLength(1);
+  });
+
+  it('says a refused username (1014) beside the field, where the own check of a new try then replaces it', async () => {
+    await renderDeviceLogin({ [START]: apiError(400, 1014, 'Phone number or email is not valid', 'username') });
+    const user = userEvent.setup();
+    await logIn(user, 'someone@example.com');
+    const field = screen.getByLabelText(/^Email or phone number/);
+    await waitFor(() => expect(field).toHaveAccessibleDescription('Phone number or email is not valid'));
+
+    await user.clear(field);
+    await user.type(field, '12345{Enter}');
+    await waitFor(() => expect(field).toHaveAccessibleDescription('12345 has an invalid format'));
+    expect(screen.queryByText('Phone number or email is not valid')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a new try that fails its own checks also takes away that the last device sign-in ended', async () => {
+    authenticatorRefuses();
+    await renderDeviceLogin({ [POLL]: apiError(400, 1026, 'Request expired', 'challenge') });
+    const user = userEvent.setup();
+    await logIn(user);
+    expect(await screen.findByText(/This device sign-in has ended/)).toBeInTheDocument();
+    await screen.findByRole('button', { name: 'Log in' });
+
+    await user.clear(screen.getByLabelText(/^Email or phone number/));
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('Please enter your email or phone number')).toBeInTheDocument();
+    expect(screen.queryByText(/This device sign-in has ended/)).toBeNull();
+  });
+
   it('Cancel in the dialog stops waiting', async () => {
     authenticatorRefuses();
     const requests = await renderDeviceLogin();

@@ -42,7 +42,11 @@ function DeviceLoginForm({ info }: { info: LoginRequestInfo }) {
     const value = username.trim();
     const found = checkFlowUsername(value, 'emailOrPhoneNumber', KINDS, client.usernamePolicy);
     setProblem(found);
-    if (found) return usernameRef.current?.focus();
+    if (found) {
+      // A new try: the last answer's message goes, so only what is wrong now is on the page.
+      login.clearFailure();
+      return usernameRef.current?.focus();
+    }
     setUsername(value);
     void login.start(value);
   };

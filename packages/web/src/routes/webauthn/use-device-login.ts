@@ -154,5 +154,8 @@ export function useDeviceLogin({ clientId, oauthChallenge }: { clientId: string;
     [clientId, oauthChallenge, poll, reset, startCountdown, stop, waitForOtherDevice],
   );
 
-  return { phase, failure, start, cancel: () => reset(), secondsLeft: countdown.secondsLeft };
+  /** A new try that fails the screen's own checks: the last answer's message goes all the same. */
+  const clearFailure = useCallback(() => setFailure(null), []);
+
+  return { phase, failure, start, cancel: () => reset(), clearFailure, secondsLeft: countdown.secondsLeft };
 }
