@@ -1,8 +1,9 @@
 import { ErrorCode, type AdminCodeSent, type AdminUserDetail, type AdminUserList, type AdminUserListQuery, type AdminUserStatus, type AdminUserSummary, type Locale } from '@passgate/contract';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { avatarPath } from '../../context.ts';
 import { databaseEngine } from '../../db/database.ts';
-import type { UserRow } from '../../db/schema.ts';
+import type { Database, UserRow } from '../../db/schema.ts';
 import { parseJson } from '../../lib/json.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { RESEND_COOLDOWN_SECONDS } from '../../plugins/rate-limits.ts';
@@ -103,10 +104,16 @@ export function createAdminUserService(ctx: AppContext, codes: CodeService = cre
   }
 
   /** Updates the user and records `type` in one transaction. */
-  async function changeAndRecord(user: UserRow, actor: AdminActor, type: AuditEventType, change: (q: ReturnType<typeof createUserQueries>, now: number) => Promise<void>, extra: Record<string, unknown> = {}): Promise<void> {
+  async function changeAndRecord(
+    user: UserRow,
+    actor: AdminActor,
+    type: AuditEventType,
+    change: (q: ReturnType<typeof createUserQueries>, now: number, trx: Kysely<Database>) => Promise<void>,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
     const now = Date.now();
     await inTransaction(ctx.db, async (trx) => {
-      await change(createUserQueries(trx), now);
+      await change(createUserQueries(trx), now, trx);
       await createAuditQueries(trx).record({ ...eventOf(user, actor, extra), type }, now);
     });
   }
@@ -193,11 +200,11 @@ export function createAdminUserService(ctx: AppContext, codes: CodeService = cre
       return detail(tenantId, userId);
     },
 
-    /** Lifts a lockout after wrong passwords, and forgets the run of failures. */
+    /** Lifts a lockout after wrong passwords, the account's and its trusted browsers', and forgets the runs of failures. */
     async unlock(admin: AdminPrincipal, actor: AdminActor, tenantId: string, userId: string): Promise<AdminUserDetail> {
       const user = await target(admin, tenantId, userId);
       const wasLocked = user.locked_until !== null && user.locked_until > Date.now();
-      await changeAndRecord(user, actor, 'user.unlocked', (q, now) => unlockAccount(q, user.id, now), { wasLocked, failures: user.failed_login_count });
+      await changeAndRecord(user, actor, 'user.unlocked', (_q, now, trx) => unlockAccount(trx, ctx.keys, user, now), { wasLocked, failures: user.failed_login_count });
       return detail(tenantId, userId);
     },
 

@@ -61,6 +61,12 @@ export function createKnownBrowserQueries(db: Executor) {
       return row !== undefined;
     },
 
+    /** The key hashes of every browser `userId` has signed in from. */
+    async keyHashes(userId: string): Promise<string[]> {
+      const rows = await db.selectFrom('known_browsers').select('browser_key_hash').where('user_id', '=', userId).execute();
+      return rows.map((row) => row.browser_key_hash);
+    },
+
     async count(userId: string): Promise<number> {
       const row = await db.selectFrom('known_browsers').select(sql<number>`count(*)`.as('n')).where('user_id', '=', userId).executeTakeFirst();
       return Number(row?.n ?? 0);

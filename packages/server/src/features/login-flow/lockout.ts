@@ -1,8 +1,10 @@
 import { ErrorCode } from '@passgate/contract';
+import type { Kysely, Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { Database, UserRow } from '../../db/schema.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { createLoginFailureQueries } from './login-failures.queries.ts';
-import type { UserQueries } from '../users/users.queries.ts';
+import { createUserQueries } from '../users/users.queries.ts';
 import { browserKeyHash, isBrowserKey } from '../known-browsers/new-browser-notice.ts';
 import { createKnownBrowserQueries } from '../known-browsers/known-browsers.queries.ts';
 
@@ -85,12 +87,32 @@ export async function countFailedUsername(ctx: LockoutContext, tenantId: string,
   return { failures, lockedUntil };
 }
 
+type Executor = Kysely<Database> | Transaction<Database>;
+
 /**
  * Lifts an account's lock and forgets its run of failures (an admin's 'unlock'): the next wrong
- * password counts from 1 again. Pass the queries of the caller's transaction to audit it with it.
+ * password counts from 1 again. The locks of the account's trusted browsers go with it: the owner
+ * who asked for the unlock is most likely at one of them, and would otherwise still wait out its
+ * lock. Pass the caller's transaction to audit it with it.
  */
-export async function unlockAccount(users: Pick<UserQueries, 'update'>, userId: string, now: number): Promise<void> {
-  await users.update(userId, { failed_login_count: 0, locked_until: null, last_failed_login_at: null, updated_at: now });
+export async function unlockAccount(db: Executor, keys: LockoutContext['keys'], user: Pick<UserRow, 'id' | 'tenant_id'>, now: number): Promise<void> {
+  await createUserQueries(db).update(user.id, { failed_login_count: 0, locked_until: null, last_failed_login_at: null, updated_at: now });
+  await forgetTrustedBrowsersFailures(db, keys, user);
+}
+
+/** The key of a trusted browser's own run of failures in login_failures. */
+function trustedBrowserFailureKey(keys: LockoutContext['keys'], userId: string, keyHash: string): string {
+  return keys.hmac('trusted-browser-failures', `${userId}\u0000${keyHash}`);
+}
+
+/**
+ * Forgets the failures and locks of every browser the account trusts (its known browsers), for
+ * whatever lifts the account's own lock (an admin's unlock, a password reset). Pass the caller's
+ * transaction to make it part of that change.
+ */
+export async function forgetTrustedBrowsersFailures(db: Executor, keys: LockoutContext['keys'], user: Pick<UserRow, 'id' | 'tenant_id'>): Promise<void> {
+  const keyHashes = await createKnownBrowserQueries(db).keyHashes(user.id);
+  await createLoginFailureQueries(db).forgetAll(user.tenant_id, keyHashes.map((keyHash) => trustedBrowserFailureKey(keys, user.id, keyHash)));
 }
 
 /**
@@ -108,7 +130,7 @@ export async function trustedBrowser(ctx: LockoutContext, userId: string, browse
   if (!browserKey || !isBrowserKey(browserKey)) return null;
   const keyHash = browserKeyHash(ctx, browserKey);
   if (!(await createKnownBrowserQueries(ctx.db).isKnown(userId, keyHash))) return null;
-  return ctx.keys.hmac('trusted-browser-failures', `${userId}\u0000${keyHash}`);
+  return trustedBrowserFailureKey(ctx.keys, userId, keyHash);
 }
 
 /** Until when a trusted browser's own lock refuses it, or null. */

@@ -55,6 +55,12 @@ export function createLoginFailureQueries(db: Executor) {
       await db.deleteFrom('login_failures').where('tenant_id', '=', tenantId).where('username_hash', '=', usernameHash).execute();
     },
 
+    /** Forgets the runs of failures of several keys at once (a user's trusted browsers, on an unlock). */
+    async forgetAll(tenantId: string, usernameHashes: readonly string[]): Promise<void> {
+      if (usernameHashes.length === 0) return;
+      await db.deleteFrom('login_failures').where('tenant_id', '=', tenantId).where('username_hash', 'in', usernameHashes).execute();
+    },
+
     /** Deletes the rows whose last failure is forgotten, so the table holds only recent usernames. */
     async prune(forgetBefore: number): Promise<void> {
       await db.deleteFrom('login_failures').where('last_failure_at', '<', forgetBefore).execute();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TestBrowser } from '../../../test/browser.ts';
 import { createAccount, userById } from '../../../test/account.ts';
+import { adminCall, adminSignIn, createAdmin } from '../../../test/admin.ts';
 import { authorizationRequest, finishSignIn, relyingParty, signIn, startSignIn, type RelyingParty } from '../../../test/relying-party.ts';
 import { parseAnswerBody, type Answer } from '../../../test/visitor.ts';
 import { noticesIdle } from '../known-browsers/notice-delivery.ts';
@@ -116,5 +117,41 @@ describe('a browser the account trusts, while others lock the account', () => {
     expect((await userById(server.ctx, id))?.locked_until ?? null).toBeNull();
     const other = await attempt(new TestBrowser());
     expect((await other.login('typo@example.com', PASSWORD)).status).toBe(200);
+  });
+
+  /** Sends wrong passwords from `browser` until its own lock refuses the right one too. */
+  async function lockOut(browser: TestBrowser, email: string) {
+    const tries = await attempt(browser);
+    for (let i = 0; i < 5; i += 1) expect(await tries.login(email, `typo-${i}`)).toEqual(wrong);
+    expect(await tries.login(email, PASSWORD)).toEqual(blocked);
+  }
+
+  const failureRows = () => server.ctx.db.selectFrom('login_failures').select(['tenant_id', 'username_hash', 'failures', 'locked_until']).orderBy('username_hash').execute();
+
+  it("lifts the locks of the account's trusted browsers when an admin unlocks it, and no other account's", async () => {
+    const id = await createAccount(server.ctx, { email: 'unlocked@example.com' });
+    await createAccount(server.ctx, { email: 'bystander@example.com' });
+    const owner = await ownersBrowser('unlocked@example.com');
+    const bystander = await ownersBrowser('bystander@example.com');
+    await lockOut(owner, 'unlocked@example.com');
+    await lockOut(bystander, 'bystander@example.com');
+    const admin = await createAdmin(server.ctx, 'unlocker@example.com', [{ role: 'tenant-admin', tenantId: 'demo' }]);
+    const token = await adminSignIn(server.url, admin);
+
+    const before = await failureRows();
+    expect(await adminCall(server.url, 'POST', `/tenants/demo/users/${id}/unlock`, { token })).toMatchObject({ status: 200, body: { locked: false, failedLoginCount: 0 } });
+    // Exactly one run of failures is gone, its count with its lock: the unlocked account's browser's.
+    const after = await failureRows();
+    expect(after).toHaveLength(before.length - 1);
+    expect(before).toEqual(expect.arrayContaining(after));
+
+    // The owner's browser, at once, with the right password: signed in.
+    const ownersTry = await attempt(owner);
+    const answer = await ownersTry.login('unlocked@example.com', PASSWORD);
+    expect(answer.status).toBe(200);
+    expect((await ownersTry.finish(answer.redirectTo!)).claims()?.sub).toBe(id);
+
+    // The other account's browser is still held by its own lock, the right password included.
+    expect(await (await attempt(bystander)).login('bystander@example.com', PASSWORD)).toEqual(blocked);
   });
 });
