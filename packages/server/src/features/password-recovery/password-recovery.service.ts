@@ -9,6 +9,7 @@ import { createUserQueries } from '../users/users.queries.ts';
 import { isRecentlyUsedPassword, unmetPasswordText } from '../users/password-rules.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
 import { requireCapability, requireTenantSwitch, resolveFlowClient } from '../login-flow/flow-client.ts';
+import { forgetTrustedBrowsersFailures } from '../login-flow/lockout.ts';
 import { checkUsername, usernameKinds, type VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createCodeService, type CodeService } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
@@ -83,6 +84,9 @@ export function createPasswordRecoveryService(ctx: AppContext, codes: CodeServic
         if (!(await codes.consume(check.codeId, trx))) throw new ApiError(ErrorCode.RequestExpired, 400, 'code');
         const users = createUserQueries(trx);
         await users.replacePassword(user.id, passwordHash, now);
+        // replacePassword lifts the account's lock; the owner's own browsers, locked by their own
+        // wrong passwords, are let in with the new password alike (lockout.ts, trustedBrowser).
+        await forgetTrustedBrowsersFailures(trx, ctx.keys, user);
         await createAuditQueries(trx).record({ ...event, type: 'password.reset' }, now);
         // Whoever knew the old password is signed out everywhere: sessions, grants and tokens go,
         // and the relying parties signed in through those sessions are told (back-channel logout).

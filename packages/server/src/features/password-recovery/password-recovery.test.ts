@@ -5,6 +5,7 @@ import { authorizationRequest, oidc, relyingParty, signIn, startSignIn } from '.
 import { auditTypes, createClient, createTenant, endCooldown, lastCode, lastMessage, messageCount, otherCode, postJson, userRow } from '../../../test/visitor.ts';
 import { createUserService } from '../users/users.service.ts';
 import { verifySecret } from '../../lib/passwords.ts';
+import { noticesIdle } from '../known-browsers/notice-delivery.ts';
 
 /** POST /api/v1/password/recover and /password/reset over real HTTP. */
 describe('password recovery', () => {
@@ -28,7 +29,7 @@ describe('password recovery', () => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { CODE_SENDS_PER_IP_PER_HOUR: '1000' } });
+    server = await startTestServer({ env: { CODE_SENDS_PER_IP_PER_HOUR: '1000', LOGIN_RATE_LIMIT_PER_IP: '1000' } });
     const users = createUserService({ db: server.ctx.db });
     await users.createUser({ tenantId: 'demo', email: 'reset@example.com', name: 'Rita', password: 'Original1!' });
     await users.createUser({ tenantId: 'demo', phoneNumber: '0987654321', name: 'Phong', password: 'Original1!' });
@@ -72,6 +73,36 @@ describe('password recovery', () => {
     expect(await login('reset@example.com', 'Brand-new1')).toBe(0);
     // The code is used.
     expect(await reset({ username: 'reset@example.com', password: 'Another-1', code })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
+  });
+
+  it("lifts the own locks of the account's trusted browsers too, so the owner's browser signs in with the new password at once", async () => {
+    await createUserService({ db: server.ctx.db }).createUser({ tenantId: 'demo', email: 'typo@example.com', name: 'T', password: 'Original1!' });
+    await createUserService({ db: server.ctx.db }).createUser({ tenantId: 'demo', email: 'other-typo@example.com', name: 'O', password: 'Original1!' });
+    const demoApp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+    // Browsers each account has signed in from: they hold their key, and the account knows them.
+    const { browser: owners } = await signIn(server.url, demoApp, 'typo@example.com', 'Original1!');
+    const { browser: others } = await signIn(server.url, demoApp, 'other-typo@example.com', 'Original1!');
+    await noticesIdle(server.ctx);
+    /** A sign-in from `browser` (prompt=login: its session does not skip the screen); the error code, or 0. */
+    const from = async (browser: TestBrowser, username: string, password: string): Promise<number> => {
+      const challenge = await startSignIn(browser, server.url, await authorizationRequest(demoApp, { prompt: 'login' }));
+      const response = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username, password, client_id: 'demo-app' });
+      return response.ok ? 0 : ((await response.json()) as any).error.code;
+    };
+    const wrongUntilLocked = async (browser: TestBrowser, username: string) => {
+      for (let i = 0; i < server.ctx.config.rateLimit.lockoutAfterFailures; i += 1) expect(await from(browser, username, `typo-${i}`)).toBe(1017);
+      expect(await from(browser, username, 'Original1!')).toBe(1302);
+    };
+    await wrongUntilLocked(owners, 'typo@example.com');
+    await wrongUntilLocked(others, 'other-typo@example.com');
+    // Only the browsers were locked, not the accounts.
+    expect(await userRow(server.ctx, 'demo', 'typo@example.com')).toMatchObject({ failed_login_count: 0, locked_until: null });
+
+    const code = await recoveryCode('typo@example.com');
+    expect(await reset({ username: 'typo@example.com', password: 'Brand-new2', code })).toEqual({ status: 200, body: { ok: true } });
+    expect(await from(owners, 'typo@example.com', 'Brand-new2')).toBe(0);
+    // Another account's browser keeps its lock.
+    expect(await from(others, 'other-typo@example.com', 'Original1!')).toBe(1302);
   });
 
   it('refuses a new password on the list of common breached passwords (1104, field password), in any case, changing nothing and keeping the code', async () => {
