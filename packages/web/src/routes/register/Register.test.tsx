@@ -231,6 +231,16 @@ describe('Register screen', () => {
     expect(document.querySelectorAll('input[aria-invalid="true"]')).toHaveLength(0);
   });
 
+  it('says a refusal naming a field the screen does not have above the form, not nowhere', async () => {
+    await renderRegister({}, apiError(400, 1002, 'Invalid field', 'code'));
+    const user = userEvent.setup();
+    await fill(user);
+    await user.click(screen.getByRole('checkbox', { name: /I agree/ }));
+    await user.click(registerButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Some of the information you entered is not valid');
+    expect(document.querySelectorAll('input[aria-invalid="true"]')).toHaveLength(0);
+  });
+
   it("says 'Registration failed' for a refusal the catalogue does not know", async () => {
     await renderRegister({}, apiError(400, 4242, 'Something odd'));
     const user = userEvent.setup();

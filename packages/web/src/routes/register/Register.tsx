@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
@@ -18,21 +18,23 @@ import { canRegister } from '../flow/flow-access.ts';
 import type { UsernameState } from '../flow/flow-state.ts';
 import { FlowErrorAlert } from '../flow/FlowErrorAlert.tsx';
 import {
-  apiErrorField,
   checkConfirmPassword,
   checkFlowUsername,
   checkName,
   checkNewPassword,
   describeProblem,
+  refusedField,
   type FlowField,
   type FlowProblems,
 } from '../flow/flow-validation.ts';
 import { NewPasswordFields } from '../flow/NewPasswordFields.tsx';
 import { RecaptchaNotice } from '../flow/RecaptchaNotice.tsx';
+import { useFocusAfterRender } from '../flow/use-focus-after-render.ts';
 import { UsernameField } from '../flow/UsernameField.tsx';
 import { PolicyCheckboxes } from './PolicyCheckboxes.tsx';
 
-const FIELD_ORDER: FlowField[] = ['username', 'name', 'password', 'confirmPassword'];
+type RegisterField = Exclude<FlowField, 'code'>;
+const FIELD_ORDER: RegisterField[] = ['username', 'name', 'password', 'confirmPassword'];
 const SOCIAL_HINT_ID = 'register-social-hint';
 
 /** /register?challenge=…: create an account with the client's username kinds and the tenant's password policy. */
@@ -68,26 +70,17 @@ function RegisterForm({ info }: { info: LoginRequestInfo }) {
   const [problems, setProblems] = useState<FlowProblems>({});
   const [failure, setFailure] = useState<{ error: unknown; attempt: number } | null>(null);
   const [busy, setBusy] = useState(false);
-  const refs: Record<FlowField, RefObject<HTMLInputElement | null>> = {
+  const refs: Record<RegisterField, RefObject<HTMLInputElement | null>> = {
     username: useRef<HTMLInputElement>(null),
     name: useRef<HTMLInputElement>(null),
     password: useRef<HTMLInputElement>(null),
     confirmPassword: useRef<HTMLInputElement>(null),
-    code: useRef<HTMLInputElement>(null),
   };
-
-  // A field the server refused takes the focus once its message is on the page, so it is read with it.
-  const focusAfterRender = useRef<FlowField | null>(null);
-  useEffect(() => {
-    const field = focusAfterRender.current;
-    if (!field) return;
-    focusAfterRender.current = null;
-    refs[field].current?.focus();
-  });
+  const focusAfterRender = useFocusAfterRender();
 
   const needsCustom = Boolean(client.tenant.customRegisterCheckbox);
   const accepted = policyAccepted && (!needsCustom || customAccepted);
-  const describe = (field: FlowField) => describeProblem(t, problems[field]);
+  const describe = (field: RegisterField) => describeProblem(t, problems[field]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -118,12 +111,12 @@ function RegisterForm({ info }: { info: LoginRequestInfo }) {
       const state: UsernameState = { username: answer.username };
       void navigate(flowHref('/activation', params), { state });
     } catch (error) {
-      const field = apiErrorField(error);
+      const field = refusedField(error, FIELD_ORDER);
       if (field) {
         // Said once, beside the field it is about (the field takes the focus, so it is read out).
         setProblems((previous) => ({ ...previous, [field]: { kind: 'server', error } }));
         setBusy(false);
-        focusAfterRender.current = field;
+        focusAfterRender(refs[field]);
         return;
       }
       setFailure((previous) => ({ error, attempt: (previous?.attempt ?? 0) + 1 }));
