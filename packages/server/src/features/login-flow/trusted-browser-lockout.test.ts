@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TestBrowser } from '../../../test/browser.ts';
@@ -7,6 +8,7 @@ import { authorizationRequest, finishSignIn, relyingParty, signIn, startSignIn, 
 import { parseAnswerBody, type Answer } from '../../../test/visitor.ts';
 import { noticesIdle } from '../known-browsers/notice-delivery.ts';
 import { BROWSER_KEY_COOKIE } from '../known-browsers/new-browser-notice.ts';
+import { databaseEngine } from '../../db/database.ts';
 
 /**
  * Whoever knows a username can keep its account locked with a wrong password now and then. A
@@ -35,7 +37,7 @@ describe('a browser the account trusts, while others lock the account', () => {
       const body = parseAnswerBody(await response.text()) as { redirectTo?: string };
       return { status: response.status, body, ...(body.redirectTo ? { redirectTo: body.redirectTo } : {}) };
     };
-    return { login, finish: (redirectTo: string) => finishSignIn(browser, server.url, demoApp, auth, redirectTo) };
+    return { challenge, login, finish: (redirectTo: string) => finishSignIn(browser, server.url, demoApp, auth, redirectTo) };
   }
 
   /** The owner's browser after one sign-in: it holds its key, and the account knows it. */
@@ -153,5 +155,71 @@ describe('a browser the account trusts, while others lock the account', () => {
 
     // The other account's browser is still held by its own lock, the right password included.
     expect(await (await attempt(bystander)).login('bystander@example.com', PASSWORD)).toEqual(blocked);
+  });
+
+  it('answers 503 with Retry-After, at once and counting nothing, when the database fails while it reads whether the browser is known', async () => {
+    const id = await createAccount(server.ctx, { email: 'outage@example.com' });
+    const owner = await ownersBrowser('outage@example.com');
+    // A run of failures on the account already, from elsewhere: it must neither grow nor be reset.
+    const stranger = await attempt(new TestBrowser());
+    for (let i = 0; i < 2; i += 1) expect(await stranger.login('outage@example.com', `guess-${i}`)).toEqual(wrong);
+    const before = await userById(server.ctx, id);
+    expect(before?.failed_login_count).toBe(2);
+    const rowsBefore = await failureRows();
+    const auditBefore = await server.ctx.db.selectFrom('audit_events').select('type').where('user_id', '=', id).execute();
+
+    // The database as its driver fails mid-outage, for the read of known_browsers alone: the
+    // request's earlier reads (the account, the client) succeed, so only that read can be the cause.
+    const lost =
+      databaseEngine(server.ctx.config.databaseUrl) === 'sqlite'
+        ? Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_READ' })
+        : Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    let knownBrowserReads = 0;
+    const failKnownBrowsers: KyselyPlugin = {
+      transformQuery({ node }) {
+        if (node.kind === 'SelectQueryNode' && JSON.stringify(node.from).includes('"known_browsers"')) {
+          knownBrowserReads += 1;
+          throw lost;
+        }
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    const primary = server.ctx.db;
+    (server.ctx as { db: unknown }).db = primary.withPlugin(failKnownBrowsers);
+    let response: Response;
+    const started = Date.now();
+    try {
+      const ownersTry = await attempt(owner);
+      response = await owner.fetch(`${server.url}/api/v1/users/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ challenge: ownersTry.challenge, username: 'outage@example.com', password: 'a-wrong-one', client_id: 'demo-app' }),
+        signal: AbortSignal.timeout(10_000),
+      });
+    } finally {
+      (server.ctx as { db: unknown }).db = primary;
+    }
+    expect(knownBrowserReads).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() }).toEqual({
+      status: 503,
+      retryAfter: expect.stringMatching(/^[1-9]\d*$/),
+      body: { error: { code: 1294, message: expect.any(String), requestId: expect.any(String) } },
+    });
+
+    // Nothing was counted, on the account or on any browser, and no failure was recorded.
+    const after = await userById(server.ctx, id);
+    expect({ count: after?.failed_login_count, at: after?.last_failed_login_at, lockedUntil: after?.locked_until }).toEqual({
+      count: before?.failed_login_count,
+      at: before?.last_failed_login_at,
+      lockedUntil: before?.locked_until,
+    });
+    expect(await failureRows()).toEqual(rowsBefore);
+    expect(await server.ctx.db.selectFrom('audit_events').select('type').where('user_id', '=', id).execute()).toEqual(auditBefore);
+
+    // Once the database answers again, the owner's browser signs in as before.
+    const again = await attempt(owner);
+    expect((await again.login('outage@example.com', PASSWORD)).status).toBe(200);
   });
 });
