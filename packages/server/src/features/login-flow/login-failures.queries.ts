@@ -4,8 +4,10 @@ import type { Database } from '../../db/schema.ts';
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /**
- * Failed sign-ins of usernames with no password to check, by tenant and keyed hash of the
- * username: the counterpart of an account's failed_login_count and locked_until.
+ * Runs of failed sign-ins kept outside the users table, by tenant and a keyed hash: of a username
+ * with no account behind it (so a guess at a name that does not exist is locked out alike), and of
+ * a trusted browser of an account (lockout.ts: its own lock, apart from the account's). The
+ * counterpart of an account's failed_login_count and locked_until.
  */
 export function createLoginFailureQueries(db: Executor) {
   return {
