@@ -241,6 +241,23 @@ describe('Register screen', () => {
     expect(document.querySelectorAll('input[aria-invalid="true"]')).toHaveLength(0);
   });
 
+  it('takes the last answer away on a new try that fails its own checks', async () => {
+    const requests = await renderRegister({}, apiError(403, 1303, 'server text'));
+    const user = userEvent.setup();
+    await fill(user);
+    await user.click(screen.getByRole('checkbox', { name: /I agree/ }));
+    await user.click(registerButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent('The tenant does not allow this action');
+
+    await user.clear(screen.getByLabelText(/^Full name/));
+    await user.click(registerButton());
+    expect(await screen.findByText('Please enter your full name')).toBeInTheDocument();
+    expect(screen.queryByText('The tenant does not allow this action')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByLabelText(/^Full name/)).toHaveFocus();
+    expect(posts(requests)).toHaveLength(1);
+  });
+
   it("says 'Registration failed' for a refusal the catalogue does not know", async () => {
     await renderRegister({}, apiError(400, 4242, 'Something odd'));
     const user = userEvent.setup();

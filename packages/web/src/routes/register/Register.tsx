@@ -85,6 +85,8 @@ function RegisterForm({ info }: { info: LoginRequestInfo }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || !accepted) return;
+    // A new try: the last answer's message goes, whatever this one brings.
+    setFailure(null);
     const account = username.trim();
     const found: FlowProblems = {
       username: checkFlowUsername(account, labelKey, kinds, client.usernamePolicy),
@@ -97,7 +99,6 @@ function RegisterForm({ info }: { info: LoginRequestInfo }) {
     if (invalid) return refs[invalid].current?.focus();
 
     setBusy(true);
-    setFailure(null);
     try {
       const token = await recaptchaToken(client.recaptchaConfiguration, 'register');
       const answer = await visitorApi.register({

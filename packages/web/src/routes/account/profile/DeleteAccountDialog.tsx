@@ -127,6 +127,8 @@ export function DeleteAccountDialog({ profile, open, onClose, onDeleted }: Props
     if (inFlight.current || !confirmed) return;
     const missing: Field | null = profile.hasPassword ? (password ? null : 'password') : code.length === OTP_LENGTH ? null : 'code';
     if (missing) {
+      // A new try: the last answer's message goes, so only what is missing now is on the page.
+      setFailure(null);
       setErrors({ [missing]: t(missing === 'password' ? 'account.profile.delete.passwordRequired' : 'account.profile.delete.codeRequired') });
       focus(missing);
       return;

@@ -78,6 +78,23 @@ describe('deleting the account', () => {
     expect(window.sessionStorage.getItem(USER_KEY)).not.toBeNull();
   });
 
+  it('takes that failure away on a new try with the password left empty, saying only what is missing', async () => {
+    const { requests, dialog, user } = await openDeleteDialog(apiError(403, 1303, 'The tenant does not allow this action'), 'en');
+    const password = within(dialog).getByLabelText(/Current password/);
+    await user.type(password, 'Passw0rd!');
+    await user.type(within(dialog).getByLabelText(/Type demo@example.com to confirm/), 'demo@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete permanently' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The tenant does not allow this action');
+
+    await user.clear(password);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete permanently' }));
+    expect(await within(dialog).findByText('Please enter your password to confirm it is you')).toBeInTheDocument();
+    expect(within(dialog).queryByText('The tenant does not allow this action')).toBeNull();
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(password).toHaveFocus();
+    expect(deletions(requests)).toHaveLength(1);
+  });
+
   it('sends a code to an account without a password and deletes with it', async () => {
     const { requests, dialog, user } = await openDeleteDialog(
       new Response(null, { status: 204 }),
