@@ -17,6 +17,7 @@ export default defineConfig({
           // on two cores), most of which was spent importing them again for each of 85 files.
           isolate: false,
           hookTimeout: 60_000,
+          globalSetup: ['test/postgres-schemas.global.ts'],
         },
       },
       'packages/web/vitest.config.ts',

@@ -88,10 +88,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A schema named for this test server, selected through the connection's search_path, dropped at the end. */
+/**
+ * A schema named for this test server, selected through the connection's search_path. Inside a
+ * vitest run it is dropped when the run ends (test/postgres-schemas.global.ts says why), so `drop`
+ * only drops it at once outside one.
+ */
 export async function freshPostgresSchema(databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const pg = await import('pg');
-  const schema = `t_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const testRun = process.env.PASSGATE_TEST_SCHEMA_RUN;
+  const schema = `t_${testRun ?? `${Date.now()}0000`}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
   const run = async (statement: string) => {
     const client = new pg.default.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -104,5 +109,5 @@ export async function freshPostgresSchema(databaseUrl: string): Promise<{ url: s
   await run(`CREATE SCHEMA ${schema}`);
   const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: url.toString(), drop: () => run(`DROP SCHEMA ${schema} CASCADE`) };
+  return { url: url.toString(), drop: testRun ? async () => {} : () => run(`DROP SCHEMA ${schema} CASCADE`) };
 }
