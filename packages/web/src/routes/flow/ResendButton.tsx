@@ -36,10 +36,11 @@ export function ResendButton({ send, onSent, onError, cooldownSeconds = RESEND_S
       start(resendAfter > 0 ? resendAfter : RESEND_SECONDS);
       onSent();
     } catch (error) {
-      // Refused because a code went out moments ago (another tab): count down what is left.
+      // Refused because a code went out moments ago (another tab): that code still works, so the
+      // countdown of what is left says it all, as in the account area, rather than an error.
       const wait = resendCooldown(error);
       if (wait !== null) start(wait);
-      onError(error);
+      else onError(error);
     } finally {
       setSending(false);
     }

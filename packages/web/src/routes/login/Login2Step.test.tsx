@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '../../i18n/i18n.ts';
-import { freezeClock } from '../../test/clock.ts';
+import { advanceClock, freezeClock } from '../../test/clock.ts';
 import { browser } from '../../lib/browser.ts';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
 import { loginRequest } from '../../test/fixtures.ts';
@@ -57,6 +57,22 @@ describe('Login2Step screen', () => {
     expect(screen.getByLabelText(/^Verification code/)).toBeEnabled();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.queryByText(/A code was sent a moment ago/)).toBeNull();
+  });
+
+  it('sms: a Resend refused because a code went out moments ago (another tab) counts down what is left, with no error', async () => {
+    freezeClock();
+    let triggers = 0;
+    const tooSoon = () => json(429, { error: { code: 1291, message: 'A code was sent a moment ago', retryAfter: 20 } });
+    await renderMfa('sms', { [TRIGGER]: () => (++triggers === 1 ? json(200, { resendAfter: 60 }) : tooSoon()) });
+    expect(await screen.findByRole('button', { name: 'Resend code in 60s' })).toBeDisabled();
+    advanceClock(60_000);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Resend code' }));
+    expect(await screen.findByRole('button', { name: 'Resend code in 20s' })).toBeDisabled();
+    expect(triggers).toBe(2);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/A code was sent a moment ago/)).toBeNull();
+    expect(screen.getByLabelText(/^Verification code/)).toBeEnabled();
   });
 
   it('says how long to wait when too many codes were tried (429 with retryAfter)', async () => {
