@@ -13,6 +13,7 @@ import { inTransaction } from '../tenants/tenants.service.ts';
 import { createActiveSessionsService } from '../sessions/active-sessions.service.ts';
 import { deliverNotice, inBackground } from '../known-browsers/notice-delivery.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
+import { forgetTrustedBrowsersFailures } from '../login-flow/lockout.ts';
 import { recheckPassword } from './password-recheck.ts';
 
 /** The access token a signed-in call came with: the provider session it belongs to and its grant. */
@@ -83,6 +84,8 @@ export function createPasswordChangeService(ctx: AppContext) {
       const now = Date.now();
       await inTransaction(ctx.db, async (trx) => {
         await createUserQueries(trx).replacePassword(user.id, passwordHash, now);
+        // replacePassword lifts the account's lock; its trusted browsers' own locks go with it.
+        await forgetTrustedBrowsersFailures(trx, ctx.keys, user);
         await createAuditQueries(trx).record({ type: 'password.changed', tenantId: user.tenant_id, userId: user.id, ip: meta.ip, userAgent: meta.userAgent ?? null, details: { by: 'user' } }, now);
       });
 

@@ -107,7 +107,8 @@ function trustedBrowserFailureKey(keys: LockoutContext['keys'], userId: string, 
 
 /**
  * Forgets the failures and locks of every browser the account trusts (its known browsers), for
- * whatever lifts the account's own lock (an admin's unlock, a password reset). Pass the caller's
+ * whatever lifts the account's own lock (an admin's unlock, any new password: a reset, a change in
+ * the account area, one an operator sets). Pass the caller's
  * transaction to make it part of that change.
  */
 export async function forgetTrustedBrowsersFailures(db: Executor, keys: LockoutContext['keys'], user: Pick<UserRow, 'id' | 'tenant_id'>): Promise<void> {

@@ -2,7 +2,8 @@ import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TestBrowser } from '../../../test/browser.ts';
-import { createAccount, userById } from '../../../test/account.ts';
+import { accountSignIn, call, createAccount, userById } from '../../../test/account.ts';
+import { runCli } from '../../../test/cli.ts';
 import { adminCall, adminSignIn, createAdmin } from '../../../test/admin.ts';
 import { authorizationRequest, finishSignIn, relyingParty, signIn, startSignIn, type RelyingParty } from '../../../test/relying-party.ts';
 import { parseAnswerBody, type Answer } from '../../../test/visitor.ts';
@@ -155,6 +156,26 @@ describe('a browser the account trusts, while others lock the account', () => {
 
     // The other account's browser is still held by its own lock, the right password included.
     expect(await (await attempt(bystander)).login('bystander@example.com', PASSWORD)).toEqual(blocked);
+  });
+
+  it("lifts the trusted browsers' locks with any new password: changed in the account area, or set by an operator", async () => {
+    await createAccount(server.ctx, { email: 'changer@example.com' });
+    await createAccount(server.ctx, { email: 'operated@example.com' });
+    const changer = await ownersBrowser('changer@example.com');
+    const operated = await ownersBrowser('operated@example.com');
+    await lockOut(changer, 'changer@example.com');
+    await lockOut(operated, 'operated@example.com');
+
+    // The owner, signed in elsewhere (the account itself is not locked), changes the password.
+    const { token } = await accountSignIn(server.url, 'changer@example.com');
+    expect(await call(server.url, 'POST', '/api/v1/me/password', { token, body: { current_password: PASSWORD, new_password: 'N3w-Secret-Tree' } })).toMatchObject({ status: 200 });
+    expect((await (await attempt(changer)).login('changer@example.com', 'N3w-Secret-Tree')).status).toBe(200);
+    // Not the other account's browser, which is still locked.
+    expect(await (await attempt(operated)).login('operated@example.com', PASSWORD)).toEqual(blocked);
+
+    // An operator sets a password from the command line.
+    expect((await runCli(server, ['user', 'set-password', '--tenant', 'demo', '--username', 'operated@example.com', '--password', 'Fresh-Start-42'])).code).toBe(0);
+    expect((await (await attempt(operated)).login('operated@example.com', 'Fresh-Start-42')).status).toBe(200);
   });
 
   it('answers 503 with Retry-After, at once and counting nothing, when the database fails while it reads whether the browser is known', async () => {

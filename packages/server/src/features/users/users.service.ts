@@ -12,6 +12,7 @@ import { AdminInputError, type AdminInputProblem } from '../admin-input-error.ts
 import { createUserQueries } from './users.queries.ts';
 import { isRecentlyUsedPassword, unmetPasswordText } from './password-rules.ts';
 import { isCommonPassword } from './common-passwords.ts';
+import { forgetTrustedBrowsersFailures } from '../login-flow/lockout.ts';
 
 export type UserStatus = 'pending' | 'active' | 'disabled';
 const STATUSES: readonly UserStatus[] = ['pending', 'active', 'disabled'];
@@ -72,9 +73,10 @@ export interface UserServiceOptions {
  * sets, the provider's storage and the back-channel logout (the command line passes its whole
  * context). Without them (the demo seed, tests that only set up accounts) setting a password still
  * ends the sessions, grants and refresh tokens the database holds; the access tokens and codes
- * Redis holds, and the relying parties' logout tokens, need them.
+ * Redis holds, and the relying parties' logout tokens, need them; lifting the locks of the
+ * account's trusted browsers needs the server's keys.
  */
-export type UserServiceDeps = { db: Kysely<Database> } & Partial<Pick<AppContext, 'oidcStore' | 'backchannelLogout'>>;
+export type UserServiceDeps = { db: Kysely<Database> } & Partial<Pick<AppContext, 'oidcStore' | 'backchannelLogout' | 'keys'>>;
 
 /** A password set by an operator: the account, and the relying parties' logout tokens on their way. */
 export interface PasswordSet {
@@ -188,6 +190,8 @@ export function createUserService(deps: UserServiceDeps, options: UserServiceOpt
       const { view, notice } = await inTransaction(db, async (trx) => {
         const q = createUserQueries(trx);
         await q.replacePassword(user.id, passwordHash, now);
+        // replacePassword lifts the account's lock; its trusted browsers' own locks go with it.
+        if (deps.keys) await forgetTrustedBrowsersFailures(trx, deps.keys, user);
         const audit = createAuditQueries(trx);
         await audit.record({ type: 'password.changed', tenantId: tenant.id, userId: user.id, details: { by: actor.by ?? 'admin' } }, now);
         // Who to tell is read before the sessions go; both in the transaction that sets the password.
