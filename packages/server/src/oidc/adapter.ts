@@ -58,6 +58,13 @@ class ClientAdapter implements Adapter {
 
 type PayloadRow = Database['oidc_payloads'];
 
+/** A lookup of one model's artifact by one of its keys, compiled once per key column. */
+function findPayloadBy(column: 'id' | 'uid' | 'user_code') {
+  return reusableQuery((db, key: { model: string; value: string }) =>
+    db.selectFrom('oidc_payloads').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', key.model).where(column, '=', key.value),
+  );
+}
+
 /** The adapter's statements, compiled once: they run on every token, userinfo and sign-in request. */
 const payloadQueries = {
   upsert: reusableQuery((db, row: PayloadRow) =>
@@ -85,15 +92,9 @@ const payloadQueries = {
         }),
       ),
   ),
-  findById: reusableQuery((db, key: { model: string; value: string }) =>
-    db.selectFrom('oidc_payloads').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', key.model).where('id', '=', key.value),
-  ),
-  findByUid: reusableQuery((db, key: { model: string; value: string }) =>
-    db.selectFrom('oidc_payloads').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', key.model).where('uid', '=', key.value),
-  ),
-  findByUserCode: reusableQuery((db, key: { model: string; value: string }) =>
-    db.selectFrom('oidc_payloads').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', key.model).where('user_code', '=', key.value),
-  ),
+  findById: findPayloadBy('id'),
+  findByUid: findPayloadBy('uid'),
+  findByUserCode: findPayloadBy('user_code'),
   consume: reusableQuery((db, change: { model: string; id: string; consumedAt: number }) =>
     db.updateTable('oidc_payloads').set({ consumed_at: change.consumedAt }).where('model', '=', change.model).where('id', '=', change.id),
   ),
