@@ -20,12 +20,13 @@ options.vnode = (vnode: VNode) => {
   if (typeof vnode.type === 'string' && props.autoFocus) {
     const ref = vnode.ref as Ref<HTMLElement> | null | undefined;
     vnode.ref = (element: HTMLElement | null) => {
-      // Once per element, as React does on mount: a re-render must not pull the focus back. After
-      // the whole render is in the page (a microtask, still before it paints): focus() lays the page
-      // out, and mid-render that layout would be thrown away and done again.
+      // Once per element, as React does on mount: a re-render must not pull the focus back. In the
+      // next frame, before it paints: focus() lays the page out, which mid-render would be thrown
+      // away and done again, and right after the render (a microtask) would add the whole page's
+      // first layout to the render's task, one long task a phone cannot answer a tap during.
       if (element && !focusedOnMount.has(element)) {
         focusedOnMount.add(element);
-        queueMicrotask(() => {
+        requestAnimationFrame(() => {
           if (element.isConnected) element.focus();
         });
       }
