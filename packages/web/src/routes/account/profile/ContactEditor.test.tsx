@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../../test/fetch-stub.ts';
 import { profile, signIn } from '../../../test/account.ts';
 import { advanceClock, freezeClock } from '../../../test/clock.ts';
+import { enterText } from '../../../test/enter-text.ts';
 import { renderApp } from '../../../test/render.tsx';
 
 async function openContacts(routes: Parameters<typeof stubFetch>[0], locale: 'vi' | 'en' = 'en') {
@@ -38,12 +39,12 @@ describe('the inline e-mail editor', () => {
     // Step 1: the new address, checked before anything is sent.
     const input = within(section).getByRole('textbox', { name: /New email/ });
     expect(input).toHaveFocus();
-    await user.type(input, 'not-an-address');
+    await enterText(user, input, 'not-an-address');
     await user.click(within(section).getByRole('button', { name: 'Next' }));
     expect(within(section).getByText('not-an-address has an invalid format')).toBeInTheDocument();
     expect(posts(requests, '/api/v1/me/email/verify')).toHaveLength(0);
     await user.clear(input);
-    await user.type(input, ' new@example.com {Enter}');
+    await enterText(user, input, ' new@example.com {Enter}');
 
     // Step 2: the address (read only), a code field, Save, and a Resend that waits 60 s.
     const code = await within(section).findByRole('textbox', { name: /Verification code/ });
@@ -76,7 +77,7 @@ describe('the inline e-mail editor', () => {
   ] as const)('says when the address belongs to another account (1020), in %s', async (locale, change, field, message) => {
     const { section, user } = await openContacts({ 'POST /api/v1/me/email/verify': apiError(409, 1020, 'Email is already registered') }, locale);
     await user.click(within(section).getByRole('button', { name: change }));
-    await user.type(within(section).getByRole('textbox', { name: field }), 'taken@example.com{Enter}');
+    await enterText(user, within(section).getByRole('textbox', { name: field }), 'taken@example.com{Enter}');
     expect(await within(section).findByRole('alert')).toHaveTextContent(message);
     // Still on step 1, the address kept for a correction.
     expect(within(section).getByRole('textbox', { name: field })).toHaveValue('taken@example.com');
@@ -89,14 +90,14 @@ describe('the inline e-mail editor', () => {
         ++sends === 1 ? apiError(400, 1001, 'Enter your password', 'password') : sends === 2 ? apiError(400, 1017, 'Username or password not correct', 'password') : json(200, { resendAfter: 60 }),
     });
     await user.click(within(section).getByRole('button', { name: 'Change email' }));
-    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+    await enterText(user, within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
     const password = await within(section).findByLabelText(/Current password/);
     expect(within(section).getByText('Enter your password to change your contact details')).toBeInTheDocument();
     expect(within(section).queryByRole('alert')).toBeNull();
-    await user.type(password, 'Wrong-1{Enter}');
+    await enterText(user, password, 'Wrong-1{Enter}');
     expect(await within(section).findByText('The password is not correct')).toBeInTheDocument();
     await user.clear(password);
-    await user.type(password, 'Passw0rd!{Enter}');
+    await enterText(user, password, 'Passw0rd!{Enter}');
     await within(section).findByRole('textbox', { name: /Verification code/ });
     expect(posts(requests, '/api/v1/me/email/verify').map((r) => r.body)).toEqual([
       { email: 'new@example.com' },
@@ -108,7 +109,7 @@ describe('the inline e-mail editor', () => {
   it('offers a new sign-in to an account without a password whose sign-in is old (403, 1100)', async () => {
     const { section, user } = await openContacts({ 'POST /api/v1/me/email/verify': apiError(403, 1100, 'Sign in again') });
     await user.click(within(section).getByRole('button', { name: 'Change email' }));
-    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+    await enterText(user, within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
     expect(await within(section).findByText('For your security, sign in again to change your contact details.')).toBeInTheDocument();
     expect(within(section).getByRole('button', { name: 'Sign in again' })).toBeInTheDocument();
   });
@@ -120,8 +121,8 @@ describe('the inline e-mail editor', () => {
       'POST /api/v1/me/email/update': () => (++updates === 1 ? apiError(400, 1040, 'Verification code is not valid') : apiError(400, 1026, 'Request expired')),
     });
     await user.click(within(section).getByRole('button', { name: 'Change email' }));
-    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
-    await user.type(await within(section).findByRole('textbox', { name: /Verification code/ }), '000000{Enter}');
+    await enterText(user, within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+    await enterText(user, await within(section).findByRole('textbox', { name: /Verification code/ }), '000000{Enter}');
     expect(await within(section).findByRole('alert')).toHaveTextContent('Verification code is not valid');
     await user.click(within(section).getByRole('button', { name: 'Save' }));
     expect(await within(section).findByText('Your request has expired, please retry')).toBeInTheDocument();
@@ -134,7 +135,7 @@ describe('the inline e-mail editor', () => {
       'POST /api/v1/me/email/update': json(200, profile({ email: 'new@example.com' })),
     });
     await user.click(within(section).getByRole('button', { name: 'Change email' }));
-    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+    await enterText(user, within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
 
     const code = await within(section).findByRole('textbox', { name: /Verification code/ });
     expect(code).toHaveAccessibleDescription('Enter the 6-digit code we sent to new@example.com');
@@ -149,7 +150,7 @@ describe('the inline e-mail editor', () => {
     expect(await within(section).findByRole('button', { name: 'Resend code' })).toBeEnabled();
 
     // The code that went out earlier confirms the address.
-    await user.type(code, '123456{Enter}');
+    await enterText(user, code, '123456{Enter}');
     expect(await within(section).findByText('Your information has been updated')).toBeInTheDocument();
     expect(posts(requests, '/api/v1/me/email/update')[0]?.body).toEqual({ email: 'new@example.com', code: '123456' });
   });
@@ -161,7 +162,7 @@ describe('the inline e-mail editor', () => {
       'POST /api/v1/me/email/verify': () => (++sends === 1 ? json(200, { resendAfter: 60 }) : tooSoon(20)),
     });
     await user.click(within(section).getByRole('button', { name: 'Change email' }));
-    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+    await enterText(user, within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
     expect(await within(section).findByRole('button', { name: 'Resend code in 60s' })).toBeDisabled();
     advanceClock(60_000);
     await user.click(await within(section).findByRole('button', { name: 'Resend code' }));
@@ -176,7 +177,7 @@ describe('the inline e-mail editor', () => {
   it('says when the code could not be sent (503, 1292) without leaving the page, and Cancel closes the editor', async () => {
     const { section, user, requests } = await openContacts({ 'POST /api/v1/me/email/verify': apiError(503, 1292, 'We could not send the code') });
     await user.click(within(section).getByRole('button', { name: 'Change email' }));
-    await user.type(within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
+    await enterText(user, within(section).getByRole('textbox', { name: /New email/ }), 'new@example.com{Enter}');
     expect(await within(section).findByRole('alert')).toHaveTextContent('We could not send the code, please try again');
     expect(screen.getByRole('heading', { level: 1, name: 'Personal information' })).toBeInTheDocument();
     await user.click(within(section).getByRole('button', { name: 'Cancel' }));
@@ -204,7 +205,7 @@ describe('the inline phone editor', () => {
     expect(within(section).getByText('091234567 không đúng định dạng')).toBeInTheDocument();
     await user.type(input, '8{Enter}');
 
-    await user.type(await within(section).findByRole('textbox', { name: /Mã xác minh/ }), '654321');
+    await enterText(user, await within(section).findByRole('textbox', { name: /Mã xác minh/ }), '654321');
     expect(posts(requests, '/api/v1/me/phoneNumber/verify')[0]?.body).toEqual({ phone_number: '0912345678' });
     await user.click(within(section).getByRole('button', { name: 'Lưu' }));
     expect(await within(section).findByText('Cập nhật thông tin thành công')).toBeInTheDocument();
@@ -216,7 +217,7 @@ describe('the inline phone editor', () => {
     freezeClock();
     const { section, user } = await openContacts({ 'POST /api/v1/me/phoneNumber/verify': tooSoon(37, 'header') }, 'vi');
     await user.click(within(section).getByRole('button', { name: 'Thêm số điện thoại' }));
-    await user.type(within(section).getByRole('textbox', { name: /Số điện thoại mới/ }), '0912345678{Enter}');
+    await enterText(user, within(section).getByRole('textbox', { name: /Số điện thoại mới/ }), '0912345678{Enter}');
 
     const code = await within(section).findByRole('textbox', { name: /Mã xác minh/ });
     expect(code).toHaveAccessibleDescription('Nhập mã gồm 6 chữ số chúng tôi đã gửi đến 0912345678');

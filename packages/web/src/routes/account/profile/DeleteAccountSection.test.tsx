@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../../test/fetch-stub.ts';
 import { USER_KEY, profile, signIn } from '../../../test/account.ts';
 import { advanceClock, freezeClock } from '../../../test/clock.ts';
+import { enterText } from '../../../test/enter-text.ts';
 import { renderApp } from '../../../test/render.tsx';
 
 type Handler = Response | ((request: RecordedRequest) => Response);
@@ -35,7 +36,7 @@ describe('deleting the account', () => {
     const { requests, dialog, user } = await openDeleteDialog(new Response(null, { status: 204 }));
     const remove = within(dialog).getByRole('button', { name: 'Xoá vĩnh viễn' });
     const confirmation = within(dialog).getByLabelText(/Nhập demo@example.com để xác nhận/);
-    await user.type(within(dialog).getByLabelText(/Mật khẩu hiện tại/), 'Passw0rd!');
+    await enterText(user, within(dialog).getByLabelText(/Mật khẩu hiện tại/), 'Passw0rd!');
     expect(remove).toBeDisabled();
     await user.type(confirmation, 'demo@example.co');
     expect(remove).toBeDisabled();
@@ -56,8 +57,8 @@ describe('deleting the account', () => {
   it('says a wrong password beside the password field only, keeps what was typed and the account', async () => {
     const { dialog, user } = await openDeleteDialog(apiError(400, 1017, 'Username or password not correct', 'password'), 'en');
     const password = within(dialog).getByLabelText(/Current password/);
-    await user.type(password, 'Wrong-pass');
-    await user.type(within(dialog).getByLabelText(/Type demo@example.com to confirm/), 'DEMO@example.com');
+    await enterText(user, password, 'Wrong-pass');
+    await enterText(user, within(dialog).getByLabelText(/Type demo@example.com to confirm/), 'DEMO@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Delete permanently' }));
 
     await waitFor(() => expect(password).toHaveAttribute('aria-invalid', 'true'));
@@ -70,8 +71,8 @@ describe('deleting the account', () => {
 
   it('shows a failure without a field once, above the form', async () => {
     const { dialog, user } = await openDeleteDialog(apiError(403, 1303, 'The tenant does not allow this action'), 'en');
-    await user.type(within(dialog).getByLabelText(/Current password/), 'Passw0rd!');
-    await user.type(within(dialog).getByLabelText(/Type demo@example.com to confirm/), 'demo@example.com');
+    await enterText(user, within(dialog).getByLabelText(/Current password/), 'Passw0rd!');
+    await enterText(user, within(dialog).getByLabelText(/Type demo@example.com to confirm/), 'demo@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Delete permanently' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The tenant does not allow this action');
     expect(within(dialog).getAllByText('The tenant does not allow this action')).toHaveLength(1);
@@ -81,8 +82,8 @@ describe('deleting the account', () => {
   it('takes that failure away on a new try with the password left empty, saying only what is missing', async () => {
     const { requests, dialog, user } = await openDeleteDialog(apiError(403, 1303, 'The tenant does not allow this action'), 'en');
     const password = within(dialog).getByLabelText(/Current password/);
-    await user.type(password, 'Passw0rd!');
-    await user.type(within(dialog).getByLabelText(/Type demo@example.com to confirm/), 'demo@example.com');
+    await enterText(user, password, 'Passw0rd!');
+    await enterText(user, within(dialog).getByLabelText(/Type demo@example.com to confirm/), 'demo@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Delete permanently' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('The tenant does not allow this action');
 
@@ -105,10 +106,10 @@ describe('deleting the account', () => {
     expect(within(dialog).queryByLabelText(/password/i)).toBeNull();
     expect(dialog).toHaveTextContent('we will send a code to 0911222333');
     const remove = within(dialog).getByRole('button', { name: 'Delete permanently' });
-    await user.type(within(dialog).getByLabelText(/Type 0911222333 to confirm/), '0911222333');
+    await enterText(user, within(dialog).getByLabelText(/Type 0911222333 to confirm/), '0911222333');
     expect(remove).toBeDisabled();
     await user.click(within(dialog).getByRole('button', { name: 'Send confirmation code' }));
-    await user.type(await within(dialog).findByLabelText(/Confirmation code/), '123456');
+    await enterText(user, await within(dialog).findByLabelText(/Confirmation code/), '123456');
     expect(within(dialog).getByRole('button', { name: /Resend code in/ })).toBeDisabled();
     await user.click(remove);
     expect(await screen.findByRole('heading', { level: 1, name: 'Your account has been deleted' })).toBeInTheDocument();
@@ -141,8 +142,8 @@ describe('deleting the account', () => {
       expect(await within(dialog).findByRole('button', { name: resend })).toBeEnabled();
 
       // The code that went out earlier deletes the account.
-      await user.type(code, '123456');
-      await user.type(within(dialog).getByRole('textbox', { name: locale === 'en' ? /Type 0911222333 to confirm/ : /Nhập 0911222333 để xác nhận/ }), '0911222333');
+      await enterText(user, code, '123456');
+      await enterText(user, within(dialog).getByRole('textbox', { name: locale === 'en' ? /Type 0911222333 to confirm/ : /Nhập 0911222333 để xác nhận/ }), '0911222333');
       await user.click(within(dialog).getByRole('button', { name: locale === 'en' ? 'Delete permanently' : 'Xoá vĩnh viễn' }));
       await waitFor(() => expect(deletions(requests)[0]?.body).toEqual({ code: '123456', confirmation: '0911222333' }));
     },

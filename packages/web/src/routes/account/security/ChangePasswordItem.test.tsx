@@ -5,6 +5,7 @@ import type { Profile } from '@passgate/contract';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../../test/fetch-stub.ts';
 import { profile, signIn } from '../../../test/account.ts';
 import { tenant } from '../../../test/fixtures.ts';
+import { enterText } from '../../../test/enter-text.ts';
 import { renderApp } from '../../../test/render.tsx';
 
 type Routes = Parameters<typeof stubFetch>[0];
@@ -44,9 +45,9 @@ describe('Change password on the Security page', () => {
     expect(within(dialog).getByText('Please enter your current password')).toBeInTheDocument();
     expect(current).toHaveFocus();
 
-    await user.type(current, 'Old-pass-1');
-    await user.type(within(dialog).getByLabelText(/^New password/), 'short');
-    await user.type(within(dialog).getByLabelText(/^Confirm new password/), 'other');
+    await enterText(user, current, 'Old-pass-1');
+    await enterText(user, within(dialog).getByLabelText(/^New password/), 'short');
+    await enterText(user, within(dialog).getByLabelText(/^Confirm new password/), 'other');
     await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
     expect(within(dialog).getByText(/at least 8 characters/)).toBeInTheDocument();
     expect(within(dialog).getByLabelText(/^New password/)).toHaveFocus();
@@ -56,9 +57,9 @@ describe('Change password on the Security page', () => {
   it('sends the change snake_case, and says a wrong current password beside that field', async () => {
     const { requests, user } = await openSecurity({ 'POST /api/v1/me/password': apiError(400, 1017, 'Username or password is not correct', 'current_password') });
     const dialog = await openDialog(user);
-    await user.type(within(dialog).getByLabelText(/^Current password/), 'Wrong-pass-1');
-    await user.type(within(dialog).getByLabelText(/^New password/), 'Brand-new-pass-7');
-    await user.type(within(dialog).getByLabelText(/^Confirm new password/), 'Brand-new-pass-7{Enter}');
+    await enterText(user, within(dialog).getByLabelText(/^Current password/), 'Wrong-pass-1');
+    await enterText(user, within(dialog).getByLabelText(/^New password/), 'Brand-new-pass-7');
+    await enterText(user, within(dialog).getByLabelText(/^Confirm new password/), 'Brand-new-pass-7{Enter}');
     await waitFor(() => expect(passwordPosts(requests)).toHaveLength(1));
     expect(passwordPosts(requests)[0]!.body).toEqual({ current_password: 'Wrong-pass-1', new_password: 'Brand-new-pass-7' });
     expect(await within(dialog).findByText('The password is not correct')).toBeInTheDocument();
@@ -69,9 +70,9 @@ describe('Change password on the Security page', () => {
   it('says a breached new password beside the new password, in Vietnamese', async () => {
     const { user } = await openSecurity({ 'POST /api/v1/me/password': apiError(400, 1104, 'This password is too common', 'new_password') }, {}, 'vi');
     const dialog = await openDialog(user, /^Đổi mật khẩu/, 'Đổi mật khẩu');
-    await user.type(within(dialog).getByLabelText(/^Mật khẩu hiện tại/), 'Old-pass-1');
-    await user.type(within(dialog).getByLabelText(/^Mật khẩu mới/), 'password123');
-    await user.type(within(dialog).getByLabelText(/^Xác nhận mật khẩu mới/), 'password123{Enter}');
+    await enterText(user, within(dialog).getByLabelText(/^Mật khẩu hiện tại/), 'Old-pass-1');
+    await enterText(user, within(dialog).getByLabelText(/^Mật khẩu mới/), 'password123');
+    await enterText(user, within(dialog).getByLabelText(/^Xác nhận mật khẩu mới/), 'password123{Enter}');
     expect(await within(dialog).findByText(/Mật khẩu này quá phổ biến/)).toBeInTheDocument();
     expect(within(dialog).getByLabelText(/^Mật khẩu mới/)).toHaveFocus();
   });
@@ -79,18 +80,18 @@ describe('Change password on the Security page', () => {
   it('shows a refusal that is not about one field above the form (too many tries)', async () => {
     const { user } = await openSecurity({ 'POST /api/v1/me/password': apiError(429, 1290, 'Too many requests') });
     const dialog = await openDialog(user);
-    await user.type(within(dialog).getByLabelText(/^Current password/), 'Old-pass-1');
-    await user.type(within(dialog).getByLabelText(/^New password/), 'Brand-new-pass-7');
-    await user.type(within(dialog).getByLabelText(/^Confirm new password/), 'Brand-new-pass-7{Enter}');
+    await enterText(user, within(dialog).getByLabelText(/^Current password/), 'Old-pass-1');
+    await enterText(user, within(dialog).getByLabelText(/^New password/), 'Brand-new-pass-7');
+    await enterText(user, within(dialog).getByLabelText(/^Confirm new password/), 'Brand-new-pass-7{Enter}');
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(/Too many|try again/i);
   });
 
   it('closes on success and says the password was changed and the other sessions signed out', async () => {
     const { user } = await openSecurity({ 'POST /api/v1/me/password': json(200, { ok: true, otherSessionsSignedOut: 2 }) });
     const dialog = await openDialog(user);
-    await user.type(within(dialog).getByLabelText(/^Current password/), 'Old-pass-1');
-    await user.type(within(dialog).getByLabelText(/^New password/), 'Brand-new-pass-7');
-    await user.type(within(dialog).getByLabelText(/^Confirm new password/), 'Brand-new-pass-7{Enter}');
+    await enterText(user, within(dialog).getByLabelText(/^Current password/), 'Old-pass-1');
+    await enterText(user, within(dialog).getByLabelText(/^New password/), 'Brand-new-pass-7');
+    await enterText(user, within(dialog).getByLabelText(/^Confirm new password/), 'Brand-new-pass-7{Enter}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('Your password has been changed. You have been signed out everywhere else.')).toBeInTheDocument();
   });

@@ -5,6 +5,7 @@ import type { Profile } from '@passgate/contract';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../../test/fetch-stub.ts';
 import { profile, signIn } from '../../../test/account.ts';
 import { advanceClock, freezeClock } from '../../../test/clock.ts';
+import { enterText } from '../../../test/enter-text.ts';
 import { renderApp } from '../../../test/render.tsx';
 
 type Routes = Parameters<typeof stubFetch>[0];
@@ -24,7 +25,7 @@ async function openSecurity(routes: Routes = {}, me: Partial<Profile> = {}, loca
 async function recheck(user: ReturnType<typeof userEvent.setup>, password = 'Secret#1') {
   await user.click(await screen.findByRole('button', { name: /^2-Step Verification (ON|OFF)$/ }));
   const dialog = await screen.findByRole('dialog', { name: 'Verify it is you' });
-  await user.type(within(dialog).getByLabelText(/Password/), `${password}{Enter}`);
+  await enterText(user, within(dialog).getByLabelText(/Password/), `${password}{Enter}`);
   return dialog;
 }
 
@@ -93,7 +94,7 @@ describe('the password re-check dialog', () => {
     expect(posts(requests, '/api/v1/me/mfa/config')).toHaveLength(0);
 
     const field = within(dialog).getByLabelText(/Mật khẩu/);
-    await user.type(field, 'wrong{Enter}');
+    await enterText(user, field, 'wrong{Enter}');
     await waitFor(() => expect(within(dialog).getByText('Mật khẩu không đúng')).toBeInTheDocument());
     expect(posts(requests, '/api/v1/me/mfa/config')[0]?.body).toEqual({ password: 'wrong' });
     expect(field).toHaveAttribute('aria-invalid', 'true');
@@ -167,7 +168,7 @@ describe('the 2-step verification page', () => {
     advanceClock(1_000);
     expect(await within(dialog).findByRole('button', { name: 'Resend verification code' })).toBeEnabled();
 
-    await user.type(within(dialog).getByRole('textbox', { name: /Verification code/ }), '123456');
+    await enterText(user, within(dialog).getByRole('textbox', { name: /Verification code/ }), '123456');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('2-step verification turned on')).toBeInTheDocument();
     expect(posts(requests, '/api/v1/me/mfa/confirm')[0]?.body).toEqual({ password: 'Secret#1', authenticator_type: 'email', code: '123456' });
@@ -200,7 +201,7 @@ describe('the 2-step verification page', () => {
     expect(await within(dialog).findByRole('img', { name: 'QR code for the authenticator app' })).toHaveAttribute('src', QR);
     expect(within(dialog).getByText('JBSWY3DPEHPK3PXP')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
-    await user.type(within(dialog).getByRole('textbox', { name: /Verification code/ }), '654321{Enter}');
+    await enterText(user, within(dialog).getByRole('textbox', { name: /Verification code/ }), '654321{Enter}');
     expect(await screen.findByText('2-step verification turned on')).toBeInTheDocument();
     expect(posts(requests, '/api/v1/me/mfa/confirm')[0]?.body).toEqual({ password: 'Secret#1', authenticator_type: 'totp', code: '654321' });
     expect(within(screen.getByRole('region', { name: 'Google Authenticator' })).getByText('Active')).toBeInTheDocument();
