@@ -6,6 +6,7 @@ import type { LoginRequestInfo, PublicClient } from '@passgate/contract';
 import { changeLanguage } from '../../i18n/i18n.ts';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
 import { loginRequest, tenant } from '../../test/fixtures.ts';
+import { enterText } from '../../test/enter-text.ts';
 import { LocationProbe, renderApp, renderInRouter } from '../../test/render.tsx';
 import Register from './Register.tsx';
 
@@ -32,17 +33,12 @@ async function renderRegister(client: Partial<PublicClient> = {}, register?: Res
   return requests;
 }
 
-/** Puts each value in its field at once (as a paste or a password manager does): key by key, each test took seconds. */
 async function fill(user: ReturnType<typeof userEvent.setup>, values: { username?: string; name?: string; password?: string; confirm?: string } = {}) {
   const { username = 'new.user@example.com', name = 'Nguyễn Văn A', password = 'Secret123', confirm = password } = values;
-  const enter = async (field: HTMLElement, text: string) => {
-    await user.click(field);
-    await user.paste(text);
-  };
-  if (username) await enter(screen.getByLabelText(/^Email or phone number/), username);
-  if (name) await enter(screen.getByLabelText(/^Full name/), name);
-  if (password) await enter(screen.getByLabelText(/^Password/, { selector: 'input' }), password);
-  if (confirm) await enter(screen.getByLabelText(/^Confirm password/), confirm);
+  if (username) await enterText(user, screen.getByLabelText(/^Email or phone number/), username);
+  if (name) await enterText(user, screen.getByLabelText(/^Full name/), name);
+  if (password) await enterText(user, screen.getByLabelText(/^Password/, { selector: 'input' }), password);
+  if (confirm) await enterText(user, screen.getByLabelText(/^Confirm password/), confirm);
 }
 
 const registerButton = () => screen.getByRole('button', { name: 'Register' });
