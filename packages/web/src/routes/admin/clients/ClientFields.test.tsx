@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { adminClient, adminTenant, operatorMe, signInAdmin, tenantPage } from '../../../test/admin-fixtures.ts';
+import { enterText } from '../../../test/enter-text.ts';
 import { json, stubFetch } from '../../../test/fetch-stub.ts';
 import { renderApp } from '../../../test/render.tsx';
 
@@ -24,8 +25,9 @@ describe("admin console: a client's form", () => {
     expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
     // The theme section's heading is 'client-theme-title': the Title field is still its own.
     expect(screen.getByRole('heading', { level: 2, name: 'Sign-in page theme' })).toBeInTheDocument();
-    await userEvent.type(screen.getByRole('textbox', { name: 'Title' }), 'Shop Plus');
-    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    const user = userEvent.setup();
+    await enterText(user, screen.getByRole('textbox', { name: 'Title' }), 'Shop Plus');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(requests.find((r) => r.method === 'PATCH')?.body).toMatchObject({ theme: { title: 'Shop Plus' } }));
   });
 });
