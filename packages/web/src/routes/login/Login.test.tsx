@@ -4,6 +4,7 @@ import { Route, Routes } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { LoginRequestInfo } from '@passgate/contract';
 import { browser } from '../../lib/browser.ts';
+import { enterText } from '../../test/enter-text.ts';
 import { apiError, json, stubFetch } from '../../test/fetch-stub.ts';
 import { loginRequest } from '../../test/fixtures.ts';
 import { LocationProbe, renderApp, renderInRouter } from '../../test/render.tsx';
@@ -19,8 +20,8 @@ function serve(info: LoginRequestInfo, login?: Response) {
 
 async function fillAndSubmit(username: string | null, password: string) {
   const user = userEvent.setup();
-  if (username !== null) await user.type(await screen.findByLabelText(/Email/), username);
-  await user.type(screen.getByLabelText(/^Mật khẩu|^Password/), password);
+  if (username !== null) await enterText(user, await screen.findByLabelText(/Email/), username);
+  await enterText(user, screen.getByLabelText(/^Mật khẩu|^Password/), password);
   await user.keyboard('{Enter}');
   return user;
 }
@@ -194,8 +195,8 @@ describe('Login screen', () => {
     const submit = await screen.findByRole('button', { name: 'Log in' });
     await user.click(submit);
     expect(await screen.findByText('Please enter your email or phone number')).toBeInTheDocument();
-    await user.type(screen.getByLabelText(/Email or phone number/), 'demo@example.com');
-    await user.type(screen.getByLabelText(/^Password/), 'Wrong-pass1');
+    await enterText(user, screen.getByLabelText(/Email or phone number/), 'demo@example.com');
+    await enterText(user, screen.getByLabelText(/^Password/), 'Wrong-pass1');
     await user.dblClick(submit);
     answer(apiError(401, 1017, 'wrong credentials'));
     expect(await screen.findByRole('alert')).toHaveTextContent('Username or password is not correct');

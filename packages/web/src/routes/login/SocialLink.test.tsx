@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../lib/browser.ts';
+import { enterText } from '../../test/enter-text.ts';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
 import { loginRequest } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
@@ -37,7 +38,7 @@ describe('SocialLink screen', () => {
     const user = userEvent.setup();
     const password = screen.getByLabelText(/^Password/);
     expect(password).toHaveFocus();
-    await user.type(password, 'Passw0rd!{Enter}');
+    await enterText(user, password, 'Passw0rd!{Enter}');
     await waitFor(() => expect(assign).toHaveBeenCalledWith(RESUME));
     expect(posts(requests, '/api/v1/social/link')[0]?.body).toEqual({ challenge: CHALLENGE, link_token: 'link-token-1', password: 'Passw0rd!', client_id: 'demo-app' });
   });
@@ -46,7 +47,7 @@ describe('SocialLink screen', () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
     const requests = await renderLink({ [LINK]: json(200, { mfaRequired: true, tokenType: 'email', mfaToken: 't' }), [MFA_TRIGGER]: json(200, { resendAfter: 60 }) });
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText(/^Password/), 'Passw0rd!{Enter}');
+    await enterText(user, await screen.findByLabelText(/^Password/), 'Passw0rd!{Enter}');
 
     expect(await screen.findByRole('heading', { level: 1, name: '2-Step Verification' })).toBeInTheDocument();
     expect(screen.getByText('We sent a 6-digit code by email to the address registered for d***@example.com.')).toBeInTheDocument();
@@ -62,7 +63,7 @@ describe('SocialLink screen', () => {
     expect(screen.getByText('Please enter your password')).toBeInTheDocument();
     expect(posts(requests, '/api/v1/social/link')).toEqual([]);
 
-    await user.type(screen.getByLabelText(/^Password/), 'Wrong-pass1{Enter}');
+    await enterText(user, screen.getByLabelText(/^Password/), 'Wrong-pass1{Enter}');
     // Said once, beside the password, which takes the focus.
     const password = screen.getByLabelText(/^Password/);
     await waitFor(() => expect(password).toHaveAccessibleDescription('Username or password is not correct'));

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PublicClient } from '@passgate/contract';
 import { changeLanguage } from '../../i18n/i18n.ts';
 import { browser } from '../../lib/browser.ts';
+import { enterText } from '../../test/enter-text.ts';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
 import { loginRequest, tenant } from '../../test/fixtures.ts';
 import { advanceClock, freezeClock } from '../../test/clock.ts';
@@ -43,7 +44,7 @@ describe('Password recover screen', () => {
     freezeClock();
     const requests = await renderScreen(`/password/recover?challenge=${CHALLENGE}`, <PasswordRecover />, { answers: { [RECOVER]: json(200, { resendAfter: 60 }) } });
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText(/^Email or phone number/), USERNAME);
+    await enterText(user, await screen.findByLabelText(/^Email or phone number/), USERNAME);
     await user.keyboard('{Enter}');
     const location = await screen.findByTestId('location');
     expect(location).toHaveTextContent(`/password/update?challenge=${CHALLENGE}&locale=en`);
@@ -57,7 +58,7 @@ describe('Password recover screen', () => {
       answers: { [RECOVER]: json(429, { error: { code: 1291, message: 'A code was sent a moment ago', retryAfter: 30 } }) },
     });
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText(/^Email or phone number/), USERNAME);
+    await enterText(user, await screen.findByLabelText(/^Email or phone number/), USERNAME);
     await user.keyboard('{Enter}');
     const location = await screen.findByTestId('location');
     expect(location).toHaveTextContent(`/password/update?challenge=${CHALLENGE}&locale=en`);
@@ -70,7 +71,7 @@ describe('Password recover screen', () => {
     stubFetch({ [REQUEST]: json(200, loginRequest()), [RECOVER]: json(429, { error: { code: 1291, message: 'A code was sent a moment ago', retryAfter: 30 } }) });
     await renderApp(`/password/recover?challenge=${CHALLENGE}&locale=en`);
     const user = userEvent.setup();
-    await user.type(await screen.findByLabelText(/^Email or phone number/), `${USERNAME}{Enter}`);
+    await enterText(user, await screen.findByLabelText(/^Email or phone number/), `${USERNAME}{Enter}`);
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Set a new password' })).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Resend code in 30s' })).toBeDisabled();
@@ -111,9 +112,9 @@ describe('Password update screen', () => {
   async function fill(values: { code?: string; password?: string; confirm?: string }) {
     const user = userEvent.setup();
     const { code = '123456', password = 'NewPassw0rd', confirm = password } = values;
-    await user.type(await screen.findByLabelText(/^Recovery code/), code);
-    await user.type(screen.getByLabelText(/^New password/, { selector: 'input' }), password);
-    await user.type(screen.getByLabelText(/^Confirm new password/), confirm);
+    await enterText(user, await screen.findByLabelText(/^Recovery code/), code);
+    await enterText(user, screen.getByLabelText(/^New password/, { selector: 'input' }), password);
+    await enterText(user, screen.getByLabelText(/^Confirm new password/), confirm);
     await user.click(screen.getByRole('button', { name: 'Update password' }));
   }
 

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { changeLanguage } from '../../i18n/i18n.ts';
 import { browser } from '../../lib/browser.ts';
+import { enterText } from '../../test/enter-text.ts';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../test/fetch-stub.ts';
 import { loginRequest, tenant } from '../../test/fixtures.ts';
 import { advanceClock, freezeClock } from '../../test/clock.ts';
@@ -52,7 +53,7 @@ async function renderDeviceLogin(answers: Parameters<typeof stubFetch>[0] = {}) 
 }
 
 async function logIn(user: ReturnType<typeof userEvent.setup>, username = 'demo@example.com') {
-  await user.type(screen.getByLabelText(/^Email or phone number/), username);
+  await enterText(user, screen.getByLabelText(/^Email or phone number/), username);
   await user.click(screen.getByRole('button', { name: 'Log in' }));
 }
 
