@@ -2,6 +2,7 @@ import { noticesIdle } from '../src/features/known-browsers/notice-delivery.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../src/context.ts';
+import { resendCooldownKey, type CodePurpose } from '../src/features/codes/codes.service.ts';
 import { TestBrowser } from './browser.ts';
 import { createClientService } from '../src/features/clients/clients.service.ts';
 import { createTenantService } from '../src/features/tenants/tenants.service.ts';
@@ -64,8 +65,8 @@ export async function lastCode(ctx: AppContext, to: string): Promise<string> {
 }
 
 /** Lets the next code for this username be sent at once (the 60 s cooldown is what other tests check). */
-export async function endCooldown(ctx: AppContext, tenantId: string, purpose: string, destination: string): Promise<void> {
-  await ctx.rateLimits.codeResend.delete(`${tenantId}:${purpose}:${destination}`);
+export async function endCooldown(ctx: AppContext, tenantId: string, purpose: CodePurpose, destination: string): Promise<void> {
+  await ctx.rateLimits.codeResend.delete(resendCooldownKey(ctx.keys, { tenantId, purpose, destination }));
 }
 
 /** A wrong code that is surely not `code`. */

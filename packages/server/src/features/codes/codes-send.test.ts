@@ -77,6 +77,21 @@ describe('sending one-time codes', () => {
     expect(await codes.verify(t, sent)).toMatchObject({ result: 'ok', userId });
   });
 
+  it('keeps the destination out of the cooldown in clear: in Redis its key is a keyed hash, and the cooldown still holds per destination', async () => {
+    // What people type where a username goes is at times their password; the cooldown is spent before the account is looked up.
+    const typed: CodeTarget = { tenantId: 'demo', purpose: 'recovery', destination: 'Typed.Secret-Passw0rd@example.com' };
+    await codes.reserveSend(typed, '10.0.1.1');
+    expect(await codes.reserveSend(typed, '10.0.1.1').catch((error: unknown) => error)).toMatchObject({ code: 1291, status: 429 });
+    await codes.reserveSend({ ...typed, purpose: 'activation' }, '10.0.1.1');
+    if (server.ctx.redis) {
+      const prefix = server.ctx.config.redisKeyPrefix;
+      const keys = (await server.ctx.redis.keys(`${prefix}*`)).join('\n').toLowerCase();
+      expect(keys).toContain('code-resend');
+      expect(keys).not.toContain(typed.destination.toLowerCase());
+      expect(keys).not.toContain('typed.secret-passw0rd');
+    }
+  });
+
   it('counts every send against the account as well, from any address, before the cooldown is spent', async () => {
     const userId = await account();
     // CODE_SENDS_PER_IP_PER_HOUR=3 is the account's budget too.

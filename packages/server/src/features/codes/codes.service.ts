@@ -59,6 +59,15 @@ export interface CodeServiceDeps {
 }
 
 /**
+ * The key of a target's 60 s resend cooldown. Keyed like every account budget: the destination is
+ * an address or a number, or whatever was typed as a username (a password, at times), and the
+ * limiter's store (Redis) keeps its keys in clear.
+ */
+export function resendCooldownKey(keys: ServerKeys, target: CodeTarget): string {
+  return accountBudgetKey(keys, 'resend', target.tenantId, target.purpose, target.destination);
+}
+
+/**
  * One-time codes (DESIGN.md section 7): 6 digits from the CSPRNG, stored only as a keyed hash,
  * valid 10 minutes, single use, dead after 5 wrong tries, compared in constant time; a new code
  * for the same tenant, purpose and destination replaces the old one. The 60 s resend cooldown and
@@ -66,7 +75,7 @@ export interface CodeServiceDeps {
  */
 export function createCodeService({ db, keys, rateLimits, ttlMs = CODE_TTL_MS }: CodeServiceDeps) {
   const hashPurpose = (t: CodeTarget) => `code:${t.purpose}:${t.destination}`;
-  const cooldownKey = (t: CodeTarget) => `${t.tenantId}:${t.purpose}:${t.destination}`;
+  const cooldownKey = (t: CodeTarget) => resendCooldownKey(keys, t);
   const key = (t: CodeTarget): CodeKey => ({ tenantId: t.tenantId, purpose: t.purpose, destination: t.destination });
 
   /** A fresh code; nothing is stored until `store`, so a code that could not be sent never replaces one that was. */

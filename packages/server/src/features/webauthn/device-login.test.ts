@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TestBrowser } from '../../../test/browser.ts';
 import { authorizationRequest, finishSignIn, relyingParty, startSignIn } from '../../../test/relying-party.ts';
 import { accountSignIn, createAccount } from '../../../test/account.ts';
-import { auditTypes, createClient, createTenant, postJson } from '../../../test/visitor.ts';
+import { auditTypes, createClient, createTenant, endCooldown, postJson } from '../../../test/visitor.ts';
 import { SoftwareAuthenticator } from '../../../test/software-authenticator.ts';
 import { writeTinyMmdb } from '../../../test/mmdb.ts';
 import { accountWithDevice, activateDevice, registerDevice } from '../../../test/webauthn.ts';
@@ -178,7 +178,7 @@ describe('sign in with a device', () => {
     const active = await accountWithDevice(server.ctx, server.url, 'login-4b@example.com');
     const { token: tokenB } = await accountSignIn(server.url, 'login-4b@example.com');
     const inactiveB = new SoftwareAuthenticator(server.url);
-    await server.ctx.rateLimits.codeResend.delete('demo:webauthn_activation:login-4b@example.com');
+    await endCooldown(server.ctx, 'demo', 'webauthn_activation', 'login-4b@example.com');
     await registerDevice(server.url, tokenB, inactiveB);
     const r = await request('login-4b@example.com');
     expect(r.options.allowCredentials.map((c: { id: string }) => c.id)).toEqual([active.authenticator.id]);

@@ -4,6 +4,7 @@ import { accountSignIn, call, createAccount } from '../../../test/account.ts';
 import { auditTypes, endCooldown, lastCode, lastMessage, otherCode } from '../../../test/visitor.ts';
 import { SoftwareAuthenticator } from '../../../test/software-authenticator.ts';
 import { activateDevice, registerDevice } from '../../../test/webauthn.ts';
+import { resendCooldownKey } from '../codes/codes.service.ts';
 
 /** The account area's devices over real HTTP: register (attestation verified for real), activate, delete. */
 describe('WebAuthn devices of the account area', () => {
@@ -178,7 +179,7 @@ describe('WebAuthn devices of the account area', () => {
     }
     expect(await stored()).toBe(0);
 
-    await server.ctx.rateLimits.codeResend.set('demo:webauthn_activation:dev-7@example.com', 1, 60);
+    await server.ctx.rateLimits.codeResend.set(resendCooldownKey(server.ctx.keys, { tenantId: 'demo', purpose: 'webauthn_activation', destination: 'dev-7@example.com' }), 1, 60);
     expect(await register(token, start.challenge, body)).toMatchObject({ status: 429, body: { error: { code: 1291 } } });
     expect(await stored()).toBe(0);
 
