@@ -5,6 +5,13 @@ import { expect, type Locator, type Page } from '@playwright/test';
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../test-results/screenshots/', import.meta.url));
 
 /**
+ * Pictures are taken only when asked for (`E2E_SCREENSHOTS=1`): they are for a person to look at,
+ * and no check reads them. Some 500 full-page captures, each rastered and PNG-encoded by Chromium's
+ * browser and GPU processes, were about a third of the scenarios' time on two cores.
+ */
+export const TAKE_SCREENSHOTS = /^(1|true|yes)$/i.test(process.env.E2E_SCREENSHOTS ?? '');
+
+/**
  * How to frame a picture: the whole page (the default), or, with `show`, the window as the user
  * sees it with that element scrolled into view (for an open dialog, or a form far down the page;
  * a full-page picture would draw the sticky header and the backdrop where the page was scrolled).
@@ -20,8 +27,9 @@ export interface ShotOptions {
  */
 const SHOT_TIMEOUT_MS = 20_000;
 
-/** Saves the page as `<name>.png` once animations and fonts have settled. */
+/** Saves the page as `<name>.png` (with `E2E_SCREENSHOTS=1`) once animations and fonts have settled. */
 export async function saveScreenshot(page: Page, name: string, options: ShotOptions = {}): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
   if (options.show) await options.show.scrollIntoViewIfNeeded();
   const shot = () => page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: !options.show, animations: 'disabled', timeout: SHOT_TIMEOUT_MS });
   await shot().catch(async (error: unknown) => {
@@ -34,8 +42,8 @@ export const NARROW = { width: 375, height: 812 } as const;
 
 /**
  * Saves the screen as it is now at 1280 px (`<name>-wide-<locale>.png`) and at 375 px
- * (`<name>-narrow-<locale>.png`), checking that the narrow window needs no horizontal scrolling,
- * then gives the window back its width.
+ * (`<name>-narrow-<locale>.png`), with `E2E_SCREENSHOTS=1`, checking either way that the narrow
+ * window needs no horizontal scrolling, then gives the window back its width.
  */
 export async function saveWideAndNarrow(page: Page, name: string, locale: string, options: ShotOptions = {}): Promise<void> {
   const size = page.viewportSize() ?? { width: 1280, height: 720 };

@@ -4,6 +4,7 @@ import { DEMO_APP, openLoginFromDemo } from '../pages/clients.ts';
 import { ActivationPage } from '../pages/flow-pages.ts';
 import { tr, type Locale } from '../pages/i18n.ts';
 import { RegisterPage } from '../pages/register-page.ts';
+import { saveScreenshot } from '../pages/screenshots.ts';
 
 async function openRegister(page: Page): Promise<RegisterPage> {
   const { login } = await openLoginFromDemo(page, DEMO_APP);
@@ -46,9 +47,9 @@ test('the meter on the Register screen at 375 px, in Vietnamese and English', as
   const register = await openRegister(page);
   await register.password.fill('Sunshine2024');
   await expect(meter(page, 'vi')).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath('register-meter-375-vi.png'), fullPage: true });
+  await saveScreenshot(page, 'register-meter-375-vi');
   const english = await register.switchTo('en');
   await english.password.fill('Harbour-lights-93-tacit-owl');
   await expect(meter(page, 'en')).toHaveAttribute('aria-valuetext', 'Strong');
-  await page.screenshot({ path: test.info().outputPath('register-meter-375-en.png'), fullPage: true });
+  await saveScreenshot(page, 'register-meter-375-en');
 });
