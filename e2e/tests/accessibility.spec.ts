@@ -357,3 +357,12 @@ test('the check itself finds what it is there to find: an unnamed button, a pict
   const rules = (await seriousA11yViolations(page)).map((violation) => violation.rule).sort();
   expect(rules).toEqual(['button-name', 'image-alt', 'label']);
 });
+
+test('a second check of the same page sees it as it is then: axe-core, loaded once, misses nothing added or keeps nothing removed', async ({ page }) => {
+  await page.setContent('<!doctype html><html lang="en"><title>Fine</title><main><h1>Fine</h1><button>Go</button></main></html>');
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await page.evaluate(() => document.querySelector('main')!.insertAdjacentHTML('beforeend', '<button id="unnamed"></button>'));
+  expect((await seriousA11yViolations(page)).map((violation) => violation.rule)).toEqual(['button-name']);
+  await page.evaluate(() => document.getElementById('unnamed')!.remove());
+  expect(await seriousA11yViolations(page)).toEqual([]);
+});
