@@ -11,6 +11,8 @@
 # the Node version (better-sqlite3 13 under the alias better-sqlite3-napi, with prebuilt binaries;
 # @node-rs/argon2; sharp). better-sqlite3 12, compiled for Node 20's ABI, is loaded on Node 20 only
 # (src/db/sqlite-driver.ts). The script checks that the addons load before it runs the command.
+# Do not run npm install or npm ci through it: they would rebuild better-sqlite3 12 for Node 24, and
+# Node 20 could no longer load it.
 #
 # NODE24_VERSION picks the version (default: the newest 24.x on the registry).
 set -euo pipefail
@@ -42,9 +44,6 @@ if [ ! -x "$NODE_HOME/bin/node" ]; then
 fi
 
 export PATH="$NODE_HOME/bin:$PATH"
-# node-gyp compiles against the headers the package carries instead of downloading them (there is
-# no internet) or taking the system Node's (a user .npmrc may point nodedir at /usr).
-export npm_config_nodedir="$NODE_HOME"
 hash -r
 [ "$(node -p 'process.versions.node.split(".")[0]')" = 24 ] || { echo "node on PATH is not 24" >&2; exit 1; }
 
