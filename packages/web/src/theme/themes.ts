@@ -48,6 +48,18 @@ function baseTheme(primary: string, background: string, button: string): Theme {
   // would merge the whole theme again, which a phone pays for on every page.
   theme.palette.button = theme.palette.augmentColor({ color: { main: button } });
   theme.components = {
+    // People who ask their system for less motion (vestibular disorders, WCAG 2.3.3) get every
+    // change at once: no fades, slides or colour transitions, and a pressed button's ripple shown
+    // without its growing and fading. The loading spinner keeps turning, slower (Loading.tsx): it
+    // says that something is happening.
+    MuiCssBaseline: {
+      styleOverrides: {
+        '@media (prefers-reduced-motion: reduce)': {
+          '*, *::before, *::after': { transitionDuration: '0s !important', transitionDelay: '0s !important', scrollBehavior: 'auto !important' },
+          '.MuiTouchRipple-ripple, .MuiTouchRipple-child': { animation: 'none !important' },
+        },
+      },
+    },
     MuiButton: {
       defaultProps: { disableElevation: true },
       styleOverrides: { root: { minHeight: 44 } },
