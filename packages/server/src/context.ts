@@ -9,7 +9,7 @@ import { loadServerSecrets } from './oidc/server-secrets.ts';
 import { createLogoutRequests, type LogoutRequests } from './oidc/logout-requests.ts';
 import { createServerKeys, type ServerKeys } from './lib/server-keys.ts';
 import { createTenantQueries, type TenantQueries } from './features/tenants/tenants.queries.ts';
-import { createClientQueries, type ClientQueries } from './features/clients/clients.queries.ts';
+import { createClientQueries, findProviderClient, type ClientQueries } from './features/clients/clients.queries.ts';
 import { createUserQueries, type UserQueries } from './features/users/users.queries.ts';
 import { createAuditQueries, type AuditQueries } from './features/audit/audit.queries.ts';
 import { createRateLimits, type RateLimits } from './plugins/rate-limits.ts';
@@ -82,7 +82,7 @@ export async function createAppContext(config: Config, options: { logStream?: De
   const metrics = createMetrics({ db, redis });
 
   const adapterFor = createAdapterFactory({ db, redis }, async (clientId) => {
-    const client = await clients.findById(clientId);
+    const client = await findProviderClient(db, clientId);
     return client ? clientMetadata(client) : undefined;
   });
   const logoutRequests = createLogoutRequests(adapterFor('LogoutRequest'), keys);

@@ -1,6 +1,6 @@
 import Provider, { interactionPolicy, type Account, type Adapter, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
-import type { ClientRecord } from '../features/clients/clients.queries.ts';
+import type { ClientRecord, ProviderClient } from '../features/clients/clients.queries.ts';
 import type { UserRow } from '../db/schema.ts';
 import type { ServerSecrets } from './server-secrets.ts';
 import type { LogoutRequests } from './logout-requests.ts';
@@ -37,7 +37,7 @@ export const SCOPE_CLAIMS = {
 };
 
 /** The provider metadata of a stored client. */
-export function clientMetadata(client: ClientRecord): AdapterPayload {
+export function clientMetadata(client: ProviderClient): AdapterPayload {
   const confidential = client.tokenEndpointAuthMethod !== 'none';
   return {
     client_id: client.id,

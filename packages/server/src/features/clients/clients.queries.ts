@@ -9,6 +9,7 @@ import {
   type UsernamePolicy,
 } from '@passgate/contract';
 import type { ClientRow, ClientUpdate, Database, NewClientRow } from '../../db/schema.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 import { bool, parseJson } from '../../lib/json.ts';
 import { toPublicTenant, type TenantRecord } from '../tenants/tenants.queries.ts';
 
@@ -72,6 +73,40 @@ export function toClientRecord(row: ClientRow): ClientRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** What the OpenID provider reads of a client (its registration metadata): no theme, texts or policies. */
+export type ProviderClient = Pick<
+  ClientRecord,
+  'id' | 'name' | 'logoUri' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'secretHash' | 'backchannelLogoutUri' | 'backchannelLogoutSessionRequired'
+>;
+
+// The provider looks its client up on every token, userinfo and sign-in request: compiled once, and
+// only the metadata columns read and parsed (the whole record cost three times as much CPU).
+const providerClientById = reusableQuery((db, key: { id: string }) =>
+  db
+    .selectFrom('clients')
+    .select(['id', 'name', 'logo_uri', 'redirect_uris', 'post_logout_redirect_uris', 'grant_types', 'token_endpoint_auth_method', 'secret_hash', 'backchannel_logout_uri', 'backchannel_logout_session_required'])
+    .where('id', '=', key.id),
+);
+
+/** The client as the OpenID provider needs it, read fresh from the database at each call (an operator's change applies at once). */
+export async function findProviderClient(db: Executor, id: string): Promise<ProviderClient | undefined> {
+  const row = (await providerClientById(db, { id })).rows[0];
+  return (
+    row && {
+      id: row.id,
+      name: row.name,
+      logoUri: row.logo_uri,
+      redirectUris: parseJson(row.redirect_uris, []),
+      postLogoutRedirectUris: parseJson(row.post_logout_redirect_uris, []),
+      grantTypes: parseJson(row.grant_types, ['authorization_code']),
+      tokenEndpointAuthMethod: row.token_endpoint_auth_method,
+      secretHash: row.secret_hash,
+      backchannelLogoutUri: row.backchannel_logout_uri ?? null,
+      backchannelLogoutSessionRequired: bool(row.backchannel_logout_session_required ?? 0),
+    }
+  );
 }
 
 /** Where the screens lead back to the client (see PublicClient.homeUri): only addresses its operator registered. */

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewUserRow, UserRow, UserUpdate } from '../../db/schema.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 import { newId } from '../../lib/ids.ts';
 import { forgetRememberedBrowsers } from '../mfa/remembered-browsers.queries.ts';
 
@@ -28,10 +29,13 @@ const EMPTY_USER = {
   last_failed_login_at: null,
 } satisfies Partial<NewUserRow>;
 
+// Read on every sign-in, userinfo call and ID token: compiled once instead of built at each call.
+const userById = reusableQuery((db, key: { id: string }) => db.selectFrom('users').selectAll().where('id', '=', key.id));
+
 export function createUserQueries(db: Executor) {
   return {
     async findById(id: string): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      return (await userById(db, { id })).rows[0];
     },
     async findByEmail(tenantId: string, email: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('email', '=', email.toLowerCase()).executeTakeFirst();
