@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 import { newId } from '../../lib/ids.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -10,6 +11,19 @@ export const KNOWN_BROWSERS_PER_USER = 50;
 /** What a sign-in learnt about its browser. */
 export type BrowserSighting = 'known' | 'first' | 'new';
 
+// Every sign-in records its browser: these statements are compiled once instead of built at each call.
+const touchBrowser = reusableQuery((db, key: { userId: string; keyHash: string; at: number }) =>
+  db.updateTable('known_browsers').set({ last_seen_at: key.at }).where('user_id', '=', key.userId).where('browser_key_hash', '=', key.keyHash),
+);
+const anyBrowser = reusableQuery((db, key: { userId: string }) => db.selectFrom('known_browsers').select('id').where('user_id', '=', key.userId).limit(1));
+const insertBrowser = reusableQuery((db, row: { id: string; userId: string; keyHash: string; at: number }) =>
+  db
+    .insertInto('known_browsers')
+    .values({ id: row.id, user_id: row.userId, browser_key_hash: row.keyHash, first_seen_at: row.at, last_seen_at: row.at })
+    .onConflict((oc) => oc.columns(['user_id', 'browser_key_hash']).doNothing())
+    .returning('id'),
+);
+
 export function createKnownBrowserQueries(db: Executor) {
   return {
     /**
@@ -19,20 +33,10 @@ export function createKnownBrowserQueries(db: Executor) {
      * row: the unique (user_id, browser_key_hash) index lets only one of them answer 'new'.
      */
     async sighted(userId: string, keyHash: string, at: number): Promise<BrowserSighting> {
-      const seen = await db
-        .updateTable('known_browsers')
-        .set({ last_seen_at: at })
-        .where('user_id', '=', userId)
-        .where('browser_key_hash', '=', keyHash)
-        .executeTakeFirst();
-      if (Number(seen.numUpdatedRows) > 0) return 'known';
-      const others = await db.selectFrom('known_browsers').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst();
-      const inserted = await db
-        .insertInto('known_browsers')
-        .values({ id: newId(), user_id: userId, browser_key_hash: keyHash, first_seen_at: at, last_seen_at: at })
-        .onConflict((oc) => oc.columns(['user_id', 'browser_key_hash']).doNothing())
-        .returning('id')
-        .executeTakeFirst();
+      const seen = await touchBrowser(db, { userId, keyHash, at });
+      if (Number(seen.numAffectedRows ?? 0) > 0) return 'known';
+      const others = (await anyBrowser(db, { userId })).rows[0];
+      const inserted = (await insertBrowser(db, { id: newId(), userId, keyHash, at })).rows[0];
       if (!inserted) return 'known';
       await this.keepNewest(userId, KNOWN_BROWSERS_PER_USER);
       return others ? 'new' : 'first';

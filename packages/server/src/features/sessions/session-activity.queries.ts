@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -23,6 +24,11 @@ export interface SignInActivity {
 }
 
 /** The session_activity table: what the Security page shows of each provider session. */
+// Every completed authorization reads its session's row: compiled once instead of built at each call.
+const activityOf = reusableQuery((db, key: { sessionUid: string }) =>
+  db.selectFrom('session_activity').select(['user_id', 'created_at', 'last_active_at']).where('session_uid', '=', key.sessionUid),
+);
+
 export function createSessionActivityQueries(db: Executor) {
   /** A bounded delete of lapsed rows (portable: no DELETE … LIMIT on PostgreSQL). */
   async function purgeExpired(now = Date.now()): Promise<number> {
@@ -44,7 +50,7 @@ export function createSessionActivityQueries(db: Executor) {
      */
     async recordAuthorization(activity: SignInActivity, now = Date.now()): Promise<boolean> {
       const userAgent = activity.userAgent?.slice(0, MAX_USER_AGENT) ?? null;
-      const existing = await db.selectFrom('session_activity').select(['user_id', 'created_at', 'last_active_at']).where('session_uid', '=', activity.sessionUid).executeTakeFirst();
+      const existing = (await activityOf(db, { sessionUid: activity.sessionUid })).rows[0];
       if (!existing || existing.user_id !== activity.userId || existing.created_at < activity.signedInAt) {
         const row = {
           user_id: activity.userId,

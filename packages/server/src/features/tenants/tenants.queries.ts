@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy, type Tenant } from '@passgate/contract';
 import type { Database, NewTenantRow, TenantRow, TenantUpdate } from '../../db/schema.ts';
+import { reusableQuery } from '../../db/reusable-query.ts';
 import { bool, parseJson } from '../../lib/json.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -55,10 +56,13 @@ export function toPublicTenant(record: TenantRecord): Tenant {
   };
 }
 
+// Read on every authorization request and sign-in: compiled once instead of built at each call.
+const tenantById = reusableQuery((db, key: { id: string }) => db.selectFrom('tenants').selectAll().where('id', '=', key.id));
+
 export function createTenantQueries(db: Executor) {
   return {
     async findById(id: string): Promise<TenantRecord | undefined> {
-      const row = await db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = (await tenantById(db, { id })).rows[0];
       return row && toTenantRecord(row);
     },
     async list(): Promise<TenantRecord[]> {

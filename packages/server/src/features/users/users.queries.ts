@@ -31,6 +31,19 @@ const EMPTY_USER = {
 
 // Read on every sign-in, userinfo call and ID token: compiled once instead of built at each call.
 const userById = reusableQuery((db, key: { id: string }) => db.selectFrom('users').selectAll().where('id', '=', key.id));
+const userByEmail = reusableQuery((db, key: { tenantId: string; email: string }) =>
+  db.selectFrom('users').selectAll().where('tenant_id', '=', key.tenantId).where('email', '=', key.email),
+);
+const userByPhone = reusableQuery((db, key: { tenantId: string; phoneNumber: string }) =>
+  db.selectFrom('users').selectAll().where('tenant_id', '=', key.tenantId).where('phone_number', '=', key.phoneNumber),
+);
+const forgetLoginFailures = reusableQuery((db, change: { id: string; at: number }) =>
+  db
+    .updateTable('users')
+    .set({ failed_login_count: 0, locked_until: null, updated_at: change.at })
+    .where('id', '=', change.id)
+    .where((eb) => eb.or([eb('failed_login_count', '!=', 0), eb('locked_until', 'is not', null)])),
+);
 
 export function createUserQueries(db: Executor) {
   return {
@@ -38,10 +51,10 @@ export function createUserQueries(db: Executor) {
       return (await userById(db, { id })).rows[0];
     },
     async findByEmail(tenantId: string, email: string): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('email', '=', email.toLowerCase()).executeTakeFirst();
+      return (await userByEmail(db, { tenantId, email: email.toLowerCase() })).rows[0];
     },
     async findByPhone(tenantId: string, phoneNumber: string): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).where('phone_number', '=', phoneNumber).executeTakeFirst();
+      return (await userByPhone(db, { tenantId, phoneNumber })).rows[0];
     },
     /** By e-mail when the username holds an @, else by phone number. */
     async findByUsername(tenantId: string, username: string): Promise<UserRow | undefined> {
@@ -164,12 +177,7 @@ export function createUserQueries(db: Executor) {
      * counted meanwhile is still reset.
      */
     async recordSuccessfulLogin(id: string, at: number): Promise<void> {
-      await db
-        .updateTable('users')
-        .set({ failed_login_count: 0, locked_until: null, updated_at: at })
-        .where('id', '=', id)
-        .where((eb) => eb.or([eb('failed_login_count', '!=', 0), eb('locked_until', 'is not', null)]))
-        .execute();
+      await forgetLoginFailures(db, { id, at });
     },
   };
 }
