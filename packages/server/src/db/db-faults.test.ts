@@ -99,6 +99,16 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
       // And from a device sign-in's refusal, which reads its request before changing it.
       const deny = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ challenge: 'a-request', oauth_challenge: 'a-sign-in' }) };
       expect(await answerOf(server, '/api/v2/device-login/deny', deny)).toMatchObject({ status: 503, code: 1294, retryAfter: '5' });
+      // And from the provider's token endpoint, whose first step reads the client (findProviderClient).
+      const started = Date.now();
+      const token = await fetch(`${server.url}/oidc/token`, {
+        method: 'POST',
+        signal: AbortSignal.timeout(15_000),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('demo-app:demo-secret').toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'any' }),
+      });
+      expect({ status: token.status, retryAfter: token.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '5' });
+      expect(Date.now() - started).toBeLessThan(4000);
       proxy.restore();
       expect((await getPolicy(server)).status).toBe(200);
 

@@ -1,49 +1,25 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Migrator, sql, type MigrationProvider } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresSchema } from '../../../test/test-server.ts';
-import { createDatabase, migrateToLatest, type Db } from '../database.ts';
-import { migrations } from './index.ts';
+import { freshMigrationDatabase, type MigrationDatabase } from '../../../test/migration-database.ts';
+import { migrateToLatest, type Db } from '../database.ts';
 
 /** The avatars / account-index migration, on the engine the suite runs on (SQLite, or PostgreSQL with `npm run test:postgres`). */
 describe('migration 2026-11-22-avatars-account-index', () => {
+  let database: MigrationDatabase;
   let db: Db;
-  let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    const databaseUrl = process.env.DATABASE_URL;
-    if (databaseUrl?.startsWith('postgres')) {
-      const schema = await freshPostgresSchema(databaseUrl);
-      db = createDatabase(schema.url);
-      cleanup = async () => {
-        await db.destroy();
-        await schema.drop();
-      };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'passgate-migration-'));
-      db = createDatabase(`sqlite:${join(dir, 'test.sqlite')}`);
-      cleanup = async () => {
-        await db.destroy();
-        rmSync(dir, { recursive: true, force: true });
-      };
-    }
+    database = await freshMigrationDatabase();
+    db = database.db;
   });
-  afterAll(() => cleanup?.());
+  afterAll(() => database?.close());
 
   it('indexes the provider artifacts written before it by account, and stores avatar bytes as they are', async () => {
-    const provider: MigrationProvider = { getMigrations: async () => migrations };
-    const postgres = process.env.DATABASE_URL?.startsWith('postgres') ?? false;
-    // As migrateToLatest does: on PostgreSQL, the migration tables of this schema, not of another test's.
-    const migrationTableSchema = postgres ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-    const { error } = await new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) }).migrateTo('2026-11-21-initial');
-    expect(error).toBeUndefined();
+    await database.migrateTo('2026-11-21-initial');
     const artifact = (id: string, payload: Record<string, unknown>) => ({ model: 'Session', id, payload: JSON.stringify(payload), grant_id: null, user_code: null, uid: null, expires_at: null, consumed_at: null });
     await (db as any).insertInto('oidc_payloads').values([artifact('s1', { accountId: 'user-1', kind: 'Session' }), artifact('s2', { kind: 'Session' })]).execute();
 
-    expect(await migrateToLatest(db, postgres ? 'postgres' : 'sqlite')).toContain('2026-11-22-avatars-account-index');
+    expect(await migrateToLatest(db, database.engine)).toContain('2026-11-22-avatars-account-index');
     const rows = await db.selectFrom('oidc_payloads').select(['id', 'account_id']).orderBy('id').execute();
     expect(rows).toEqual([
       { id: 's1', account_id: 'user-1' },

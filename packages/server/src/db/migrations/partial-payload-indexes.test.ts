@@ -1,37 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Migrator, sql, type MigrationProvider } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresSchema } from '../../../test/test-server.ts';
-import { createDatabase, migrateToLatest, type Db } from '../database.ts';
-import { migrations } from './index.ts';
-
-const postgres = process.env.DATABASE_URL?.startsWith('postgres') ?? false;
+import { freshMigrationDatabase, type MigrationDatabase } from '../../../test/migration-database.ts';
+import { migrateToLatest, type Db } from '../database.ts';
 
 /** The partial provider-artifact indexes, on the engine the suite runs on (SQLite, or PostgreSQL with `npm run test:postgres`). */
 describe('migration 2026-12-09-partial-payload-indexes', () => {
+  let database: MigrationDatabase;
   let db: Db;
-  let cleanup: () => Promise<void>;
+  let postgres = false;
 
   beforeAll(async () => {
-    if (postgres) {
-      const schema = await freshPostgresSchema(process.env.DATABASE_URL!);
-      db = createDatabase(schema.url);
-      cleanup = async () => {
-        await db.destroy();
-        await schema.drop();
-      };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'passgate-migration-'));
-      db = createDatabase(`sqlite:${join(dir, 'test.sqlite')}`);
-      cleanup = async () => {
-        await db.destroy();
-        rmSync(dir, { recursive: true, force: true });
-      };
-    }
+    database = await freshMigrationDatabase();
+    db = database.db;
+    postgres = database.engine === 'postgres';
   });
-  afterAll(() => cleanup?.());
+  afterAll(() => database?.close());
 
   /**
    * The plan of a lookup by a bound value, as the adapter's queries are. On PostgreSQL sequential
@@ -52,10 +35,7 @@ describe('migration 2026-12-09-partial-payload-indexes', () => {
   }
 
   it('keeps every artifact and finds them by grant, user code, uid and account through indexes that leave nulls out', async () => {
-    const provider: MigrationProvider = { getMigrations: async () => migrations };
-    const migrationTableSchema = postgres ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-    const { error } = await new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) }).migrateTo('2026-12-08-device-login-requester');
-    expect(error).toBeUndefined();
+    await database.migrateTo('2026-12-08-device-login-requester');
     const artifact = (model: string, id: string, columns: Partial<Record<'grant_id' | 'user_code' | 'uid' | 'account_id', string>>) => ({
       model,
       id,
@@ -78,7 +58,7 @@ describe('migration 2026-12-09-partial-payload-indexes', () => {
       ])
       .execute();
 
-    expect(await migrateToLatest(db, postgres ? 'postgres' : 'sqlite')).toContain('2026-12-09-partial-payload-indexes');
+    expect(await migrateToLatest(db, database.engine)).toContain('2026-12-09-partial-payload-indexes');
 
     const ids = async (column: 'grant_id' | 'user_code' | 'uid' | 'account_id', value: string) =>
       (await db.selectFrom('oidc_payloads').select('id').where(column, '=', value).orderBy('id').execute()).map((row) => row.id);

@@ -46,12 +46,44 @@ export interface ClientRecord {
   updatedAt: number;
 }
 
-export function toClientRecord(row: ClientRow): ClientRecord {
+/** The columns the OpenID provider reads of a client (its registration metadata): no theme, texts or policies. */
+const PROVIDER_COLUMNS = [
+  'id',
+  'name',
+  'logo_uri',
+  'redirect_uris',
+  'post_logout_redirect_uris',
+  'grant_types',
+  'token_endpoint_auth_method',
+  'secret_hash',
+  'backchannel_logout_uri',
+  'backchannel_logout_session_required',
+] as const;
+
+export type ProviderClient = Pick<
+  ClientRecord,
+  'id' | 'name' | 'logoUri' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'secretHash' | 'backchannelLogoutUri' | 'backchannelLogoutSessionRequired'
+>;
+
+function toProviderClient(row: Pick<ClientRow, (typeof PROVIDER_COLUMNS)[number]>): ProviderClient {
   return {
     id: row.id,
-    tenantId: row.tenant_id,
     name: row.name,
     logoUri: row.logo_uri,
+    redirectUris: parseJson(row.redirect_uris, []),
+    postLogoutRedirectUris: parseJson(row.post_logout_redirect_uris, []),
+    grantTypes: parseJson(row.grant_types, ['authorization_code']),
+    tokenEndpointAuthMethod: row.token_endpoint_auth_method,
+    secretHash: row.secret_hash,
+    backchannelLogoutUri: row.backchannel_logout_uri ?? null,
+    backchannelLogoutSessionRequired: bool(row.backchannel_logout_session_required ?? 0),
+  };
+}
+
+export function toClientRecord(row: ClientRow): ClientRecord {
+  return {
+    ...toProviderClient(row),
+    tenantId: row.tenant_id,
     theme: parseJson(row.theme, {}),
     i18n: parseJson(row.i18n, {}),
     permissions: parseJson(row.permissions, []),
@@ -61,52 +93,21 @@ export function toClientRecord(row: ClientRow): ClientRecord {
     usernamePolicy: parseJson(row.username_policy, null),
     recaptcha: { enabled: bool(row.recaptcha_enabled), siteKey: row.recaptcha_site_key, secretEnc: row.recaptcha_secret_enc },
     termsPrivacy: parseJson(row.terms_privacy, {}),
-    redirectUris: parseJson(row.redirect_uris, []),
-    postLogoutRedirectUris: parseJson(row.post_logout_redirect_uris, []),
     clientUri: row.client_uri ?? null,
     initiateLoginUri: row.initiate_login_uri ?? null,
-    backchannelLogoutUri: row.backchannel_logout_uri ?? null,
-    backchannelLogoutSessionRequired: bool(row.backchannel_logout_session_required ?? 0),
-    grantTypes: parseJson(row.grant_types, ['authorization_code']),
-    tokenEndpointAuthMethod: row.token_endpoint_auth_method,
-    secretHash: row.secret_hash,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-/** What the OpenID provider reads of a client (its registration metadata): no theme, texts or policies. */
-export type ProviderClient = Pick<
-  ClientRecord,
-  'id' | 'name' | 'logoUri' | 'redirectUris' | 'postLogoutRedirectUris' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'secretHash' | 'backchannelLogoutUri' | 'backchannelLogoutSessionRequired'
->;
-
 // The provider looks its client up on every token, userinfo and sign-in request: compiled once, and
 // only the metadata columns read and parsed (the whole record cost three times as much CPU).
-const providerClientById = reusableQuery((db, key: { id: string }) =>
-  db
-    .selectFrom('clients')
-    .select(['id', 'name', 'logo_uri', 'redirect_uris', 'post_logout_redirect_uris', 'grant_types', 'token_endpoint_auth_method', 'secret_hash', 'backchannel_logout_uri', 'backchannel_logout_session_required'])
-    .where('id', '=', key.id),
-);
+const providerClientById = reusableQuery((db, key: { id: string }) => db.selectFrom('clients').select(PROVIDER_COLUMNS).where('id', '=', key.id));
 
 /** The client as the OpenID provider needs it, read fresh from the database at each call (an operator's change applies at once). */
 export async function findProviderClient(db: Executor, id: string): Promise<ProviderClient | undefined> {
   const row = (await providerClientById(db, { id })).rows[0];
-  return (
-    row && {
-      id: row.id,
-      name: row.name,
-      logoUri: row.logo_uri,
-      redirectUris: parseJson(row.redirect_uris, []),
-      postLogoutRedirectUris: parseJson(row.post_logout_redirect_uris, []),
-      grantTypes: parseJson(row.grant_types, ['authorization_code']),
-      tokenEndpointAuthMethod: row.token_endpoint_auth_method,
-      secretHash: row.secret_hash,
-      backchannelLogoutUri: row.backchannel_logout_uri ?? null,
-      backchannelLogoutSessionRequired: bool(row.backchannel_logout_session_required ?? 0),
-    }
-  );
+  return row && toProviderClient(row);
 }
 
 /** Where the screens lead back to the client (see PublicClient.homeUri): only addresses its operator registered. */
