@@ -86,6 +86,8 @@ export const ErrorCode = {
   AdminOwnAccount: 1306,
   /** Not in the catalogue's table: the route does not exist. */
   NotFound: 1404,
+  /** Not in the catalogue's table: the endpoint exists but does not take this method (405, with Allow). */
+  MethodNotAllowed: 1405,
   /** Not in the catalogue's table: an unexpected server failure (no detail is ever given). */
   Internal: 1500,
 } as const;
@@ -150,6 +152,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   1305: 'The account is no longer in a state this action applies to',
   1306: 'You cannot do this to your own account from the admin console',
   1404: 'Not found',
+  1405: 'Method not allowed',
   1500: 'Internal Server Error',
 };
 

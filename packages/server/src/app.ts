@@ -5,11 +5,12 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
+import { registerNulCharacterRefusal } from './plugins/nul-characters.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './spa.ts';
 import { registerBrowserBinding } from './plugins/browser-binding.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { answerUnknownProviderPathsWithJson404, asPublicRequest } from './oidc/public-request.ts';
+import { answerUnmatchedProviderRequests, asPublicRequest } from './oidc/public-request.ts';
 import { logProviderServerErrors } from './oidc/provider-dependency-errors.ts';
 import { discoveryAliasRoutes } from './oidc/discovery-aliases.routes.ts';
 import { registerRequestIdHeader, requestIdOptions } from './plugins/request-id.ts';
@@ -68,6 +69,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setSerializerCompiler(serializerCompiler);
   registerRequestIdHeader(app);
   registerErrorHandling(app);
+  registerNulCharacterRefusal(app);
   registerBrowserBinding(app, ctx.provider);
   registerMetrics(app, ctx);
 
@@ -107,7 +109,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(discoveryAliasRoutes, { publicUrl: config.publicUrl });
 
   await app.register(middie, { hook: 'onRequest' });
-  answerUnknownProviderPathsWithJson404(ctx.provider);
+  answerUnmatchedProviderRequests(ctx.provider);
   logProviderServerErrors(ctx.provider, app.log);
   registerNewBrowserNotices(ctx);
   app.use('/oidc', asPublicRequest(config.publicUrl, ctx.provider.callback()));

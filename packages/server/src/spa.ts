@@ -7,6 +7,7 @@ import { DEFAULT_LOCALE, ErrorCode, LOCALE_COOKIE, effectiveCapabilities, type L
 import type { AppContext } from './context.ts';
 import type { ClientRecord } from './features/clients/clients.queries.ts';
 import { envelope } from './plugins/errors.ts';
+import { nulCharacterAt } from './plugins/nul-characters.ts';
 import { allowThirdParties, type ThirdParty } from './plugins/security-headers.ts';
 import { readBrowserHold } from './plugins/browser-binding.ts';
 import { runtimeConfigOf } from './features/runtime-config.routes.ts';
@@ -63,7 +64,9 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web` (npm start does it).');
     }
-    const { client, uiLocales } = (await clientOfPage(ctx, request)) ?? {};
+    // A value holding U+0000 names no client or request (plugins/nul-characters.ts): the page renders
+    // without them, and the screen's own call to the API gets the 400 that says so.
+    const { client, uiLocales } = nulCharacterAt(request.query) === undefined ? ((await clientOfPage(ctx, request)) ?? {}) : {};
     allowThirdParties(reply, https, client ? thirdPartiesOf(client, path) : []);
     // The runtime configuration, the page's chunks and the client's logo (the largest thing a
     // sign-in screen paints) come with the HTML: the first load of /login starts them all at once,

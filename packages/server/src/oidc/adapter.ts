@@ -282,12 +282,31 @@ export function createOidcStore(store: AdapterStore): OidcStore {
   };
 }
 
+/**
+ * The provider's keys (ids, uids, user codes, client ids it is asked for) come from requests too: a
+ * form field or a Basic credential. One holding U+0000 names nothing (no id the provider makes, nor
+ * a client id the command line accepts, has it), and PostgreSQL fails a statement that compares
+ * with it: such a key is not looked up at all, so it is an unknown token or client on either engine.
+ */
+function refusingImpossibleKeys(adapter: Adapter): Adapter {
+  const impossible = (key: string) => typeof key === 'string' && key.includes('\u0000');
+  return {
+    upsert: (id, payload, expiresIn) => adapter.upsert(id, payload, expiresIn),
+    find: async (id) => (impossible(id) ? undefined : adapter.find(id)),
+    findByUid: async (uid) => (impossible(uid) ? undefined : adapter.findByUid(uid)),
+    findByUserCode: async (userCode) => (impossible(userCode) ? undefined : adapter.findByUserCode(userCode)),
+    consume: async (id) => (impossible(id) ? undefined : adapter.consume(id)),
+    destroy: async (id) => (impossible(id) ? undefined : adapter.destroy(id)),
+    revokeByGrantId: async (grantId) => (impossible(grantId) ? undefined : adapter.revokeByGrantId(grantId)),
+  };
+}
+
 /** The adapter factory handed to oidc-provider. */
 export function createAdapterFactory(store: AdapterStore, loadClient: ClientLoader) {
   return function adapterFor(model: string): Adapter {
-    if (model === 'Client') return new ClientAdapter(loadClient);
+    if (model === 'Client') return refusingImpossibleKeys(new ClientAdapter(loadClient));
     const { redis } = store;
-    return redis && storedInRedis(model) ? new RedisAdapter({ ...store, redis }, model) : new DatabaseAdapter(store, model);
+    return refusingImpossibleKeys(redis && storedInRedis(model) ? new RedisAdapter({ ...store, redis }, model) : new DatabaseAdapter(store, model));
   };
 }
 

@@ -74,3 +74,52 @@ describe('an https PUBLIC_URL behind a proxy that sends no X-Forwarded-Proto', (
     expect(discovery.issuer).toBe('https://id.example.test/oidc');
   });
 });
+
+describe("the provider's endpoints called with a method they do not take", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it('answer 405 with Allow and the error envelope, and start no sign-in', async () => {
+    const rp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+    const auth = await authorizationRequest(rp);
+    const form = new URLSearchParams(new URL(auth.url).searchParams);
+    const browser = new TestBrowser();
+    const posted = await browser.fetch(`${server.url}/oidc/auth`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get('allow')).toBe('GET, HEAD');
+    expect(posted.headers.get('location')).toBeNull();
+    expect(posted.headers.get('set-cookie')).toBeNull();
+    const body = (await posted.json()) as any;
+    expect(body.error).toMatchObject({ code: 1405, message: 'POST is not allowed on /oidc/auth: use GET' });
+    expect(body.error.requestId).toBe(posted.headers.get('x-request-id'));
+
+    const cases: [string, string, string][] = [
+      ['POST', '/oidc/session/end', 'GET, HEAD'],
+      ['GET', '/oidc/token', 'POST'],
+      ['PUT', '/oidc/me', 'GET, POST, HEAD'],
+      ['DELETE', '/oidc/jwks', 'GET, HEAD'],
+      ['GET', '/oidc/token/revocation', 'POST'],
+      ['GET', '/oidc/token/introspection', 'POST'],
+      ['GET', '/oidc/request', 'POST'],
+      ['GET', '/oidc/session/end/confirm', 'POST'],
+      ['POST', '/oidc/auth/', 'GET, HEAD'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const response = await fetch(`${server.url}${path}`, { method });
+      expect([method, path, response.status, response.headers.get('allow')]).toEqual([method, path, 405, allow]);
+      expect(((await response.json()) as any).error.code).toBe(1405);
+    }
+  });
+
+  it('still answer the methods they take, and a path no endpoint has with the JSON 404', async () => {
+    expect((await fetch(`${server.url}/oidc/jwks`)).status).toBe(200);
+    expect((await fetch(`${server.url}/oidc/token`, { method: 'POST' })).status).toBe(400);
+    const unknown = await fetch(`${server.url}/oidc/nowhere`, { method: 'POST' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('allow')).toBeNull();
+    expect(((await unknown.json()) as any).error).toMatchObject({ code: 1404, message: 'Not found: POST /oidc/nowhere' });
+  });
+});

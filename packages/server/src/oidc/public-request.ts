@@ -25,18 +25,47 @@ export function asPublicRequest(publicUrl: string, handler: (req: IncomingMessag
 }
 
 /**
+ * The methods each of the provider's endpoints answers, by the provider's route name. The
+ * authorization and end-session endpoints take GET only: oidc-provider takes POST there only with
+ * its session cookie SameSite=None, as a cross-site POST carries no Lax cookie, and every cookie of
+ * Passgate stays SameSite=Lax (DESIGN.md section 9).
+ */
+const PROVIDER_ENDPOINT_METHODS: Record<string, string[]> = {
+  authorization: ['GET'],
+  end_session: ['GET'],
+  end_session_confirm: ['POST'],
+  token: ['POST'],
+  userinfo: ['GET', 'POST'],
+  jwks: ['GET'],
+  revocation: ['POST'],
+  introspection: ['POST'],
+  pushed_authorization_request: ['POST'],
+};
+
+/**
  * Middie hands every path under /oidc to the provider, whose router answers one it does not know
  * with Koa's bare text 'Not Found'. The same JSON 404 as the rest of the server's machine paths
- * (DESIGN.md section 11) tells a caller with a mistyped endpoint what happened, with the request id.
- * Runs around the provider's router, so only a path no route took (no body set) is rewritten.
+ * (DESIGN.md section 11) tells a caller with a mistyped endpoint what happened, with the request id;
+ * an endpoint called with a method it does not take answers 405 with the methods it does take in
+ * `Allow` (RFC 9110 section 15.5.6), so a relying party that POSTs its authorization request learns
+ * to send it as GET instead of hunting for a missing endpoint.
+ * Runs around the provider's router, so only a request no route took (no body set) is rewritten.
  */
-export function answerUnknownProviderPathsWithJson404(provider: Provider): void {
+export function answerUnmatchedProviderRequests(provider: Provider): void {
+  const methodsByPath = new Map(Object.entries(PROVIDER_ENDPOINT_METHODS).map(([name, methods]) => [provider.pathFor(name, { mountPath: '' }), methods]));
   provider.use(async (ctx, next) => {
     await next();
     if (ctx.status !== 404 || ctx.body !== undefined) return;
     // middie strips /oidc from req.url; the caller asked for the full path.
     const req = ctx.req as IncomingMessage & { id?: string; originalUrl?: string };
     const path = (req.originalUrl ?? ctx.url).split('?')[0];
+    const allowed = methodsByPath.get(ctx.path.length > 1 ? ctx.path.replace(/\/$/, '') : ctx.path);
+    if (allowed && !allowed.includes(ctx.method)) {
+      ctx.status = 405;
+      ctx.set('allow', [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', '));
+      ctx.body = envelope(ErrorCode.MethodNotAllowed, undefined, `${ctx.method} is not allowed on ${path}: use ${allowed.join(' or ')}`, req.id);
+      return;
+    }
     ctx.status = 404;
     ctx.body = envelope(ErrorCode.NotFound, undefined, `Not found: ${ctx.method} ${path}`, req.id);
   });

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { ErrorCode, errorMessages } from '@passgate/contract';
+import { envelope } from './errors.ts';
+
+const NUL = '\u0000';
+
+/**
+ * Where a request's input holds the character U+0000: the dotted path of the first string (or
+ * object key) that does, under `at`; undefined when none does.
+ */
+export function nulCharacterAt(value: unknown, at = ''): string | undefined {
+  if (typeof value === 'string') return value.includes(NUL) ? at : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulCharacterAt(value[i], at ? `${at}.${i}` : String(i));
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || !isParsedObject(value)) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const path = at ? `${at}.${key}` : key;
+    if (key.includes(NUL)) return at || 'body';
+    const found = nulCharacterAt(child, path);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A parsed body, query or set of path parameters (the query and path parsers make objects of
+ * prototypes of their own), not a Buffer or an upload's stream.
+ */
+function isParsedObject(value: object): boolean {
+  return !ArrayBuffer.isView(value) && typeof (value as { pipe?: unknown }).pipe !== 'function';
+}
+
+/**
+ * No input of Passgate may hold U+0000: no name, code, id or address has it, and PostgreSQL cannot
+ * store or even compare text that does (it fails the whole statement, which surfaced as a 500 on
+ * PostgreSQL only). Every route of the API refuses it before validation, naming the field, on both
+ * engines alike. The pages (served when no route matched) are left to render: their requests to
+ * the API get this answer, and their server-side lookups skip such values (spa.ts).
+ */
+export function registerNulCharacterRefusal(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request, reply) => {
+    // The pages: spa.ts's not-found handler, reached directly or through the static files' catch-all route.
+    if (request.is404 || request.routeOptions.url === '/*') return;
+    const field = nulCharacterAt(request.params) ?? nulCharacterAt(request.query) ?? nulCharacterAt(request.body);
+    if (field === undefined) return;
+    const code = field ? ErrorCode.InvalidField : ErrorCode.BadRequest;
+    return reply.status(400).send(envelope(code, field || undefined, `${errorMessages[code]}${field ? `: ${field}` : ''} (it holds the character U+0000)`, request.id));
+  });
+}
