@@ -33,6 +33,12 @@ const HOSTILE_VALUES: [string, unknown][] = [
   ['null', null],
   ['a 100,000-character string', 'x'.repeat(100_000)],
   ['NUL and a lone surrogate', 'a\u0000b\ud800c'],
+  ['a lone surrogate', 'b\ud800c'],
+  ['control and separator characters', 'a\u0001\u001b[31m\u2028b\r\nc'],
+  // Each longer than a varchar column PostgreSQL enforces (SQLite does not) unless validation stops it.
+  ['a 201-character string', 'x'.repeat(201)],
+  ['a 256-character address', `${'a'.repeat(244)}@example.com`],
+  ['a 1,001-character string', 'x'.repeat(1001)],
   ['SQL', "' or 1=1 --"],
 ];
 
