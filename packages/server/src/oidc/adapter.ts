@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
@@ -95,9 +95,11 @@ const payloadQueries = {
   findById: findPayloadBy('id'),
   findByUid: findPayloadBy('uid'),
   findByUserCode: findPayloadBy('user_code'),
+  // Only an artifact nobody has consumed yet: of two requests presenting it at once, one changes the row.
   consume: reusableQuery((db, change: { model: string; id: string; consumedAt: number }) =>
-    db.updateTable('oidc_payloads').set({ consumed_at: change.consumedAt }).where('model', '=', change.model).where('id', '=', change.id),
+    db.updateTable('oidc_payloads').set({ consumed_at: change.consumedAt }).where('model', '=', change.model).where('id', '=', change.id).where('consumed_at', 'is', null),
   ),
+  grantOf: reusableQuery((db, key: { model: string; id: string }) => db.selectFrom('oidc_payloads').select('grant_id').where('model', '=', key.model).where('id', '=', key.id)),
   destroy: reusableQuery((db, key: { model: string; id: string }) => db.deleteFrom('oidc_payloads').where('model', '=', key.model).where('id', '=', key.id)),
 };
 
@@ -142,7 +144,10 @@ class DatabaseAdapter implements Adapter {
     return this.findWith(payloadQueries.findByUserCode, userCode);
   }
   async consume(id: string): Promise<void> {
-    await payloadQueries.consume(this.db, { model: this.model, id, consumedAt: Date.now() });
+    const { numAffectedRows } = await payloadQueries.consume(this.db, { model: this.model, id, consumedAt: Date.now() });
+    if (numAffectedRows !== undefined && numAffectedRows > 0n) return;
+    const [row] = (await payloadQueries.grantOf(this.db, { model: this.model, id })).rows;
+    await alreadyUsed(this.store, row?.grant_id ?? undefined);
   }
   async destroy(id: string): Promise<void> {
     await payloadQueries.destroy(this.db, { model: this.model, id });
@@ -195,9 +200,13 @@ class RedisAdapter implements Adapter {
   async consume(id: string): Promise<void> {
     const key = this.key(id);
     const value = await this.redis.get(key);
-    if (!value) return;
-    const payload = { ...(JSON.parse(value) as AdapterPayload), consumed: Math.floor(Date.now() / 1000) };
-    await this.redis.set(key, JSON.stringify(payload), 'KEEPTTL');
+    const payload = value ? (JSON.parse(value) as AdapterPayload) : undefined;
+    // SET NX is the one atomic step: of two requests presenting the artifact at once, one sets the
+    // mark. It lives as long as the artifact could.
+    const ttl = await this.redis.pttl(key);
+    const first = payload && (await this.redis.set(`${key}:consumed`, '1', 'PX', ttl > 0 ? ttl : MAX_REDIS_TTL_SECONDS * 1000, 'NX')) === 'OK';
+    if (!first) return alreadyUsed(this.store, payload?.grantId);
+    await this.redis.set(key, JSON.stringify({ ...payload, consumed: Math.floor(Date.now() / 1000) }), 'KEEPTTL');
   }
   async destroy(id: string): Promise<void> {
     await this.redis.del(this.key(id));
@@ -223,6 +232,19 @@ async function execOrThrow(multi: ReturnType<Redis['multi']>): Promise<void> {
   const results = await multi.exec();
   const failed = results?.find(([error]) => error);
   if (failed?.[0]) throw failed[0];
+}
+
+/**
+ * A code or refresh token presented again, or by two requests at once, is used only once: the
+ * provider checks `consumed` when it reads the artifact, but two requests can both read it before
+ * either consumes it, and each would get tokens of its own (two chains from one refresh token, two
+ * token sets from one code, and no reuse ever detected). The request that loses is refused like any
+ * reuse (RFC 6749 section 4.1.2, RFC 9700 section 4.14.2): invalid_grant, and everything issued
+ * under the grant is revoked, the winner's new tokens included, since one of the two was a thief.
+ */
+async function alreadyUsed(store: AdapterStore, grantId: string | undefined): Promise<never> {
+  if (grantId) await revokeGrant(store, grantId);
+  throw new errors.InvalidGrant('the code or refresh token was already used');
 }
 
 /** Everything issued under a grant, in both stores: the provider asks each model, but one call must suffice. */
