@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, errorCodes } from '@passgate/contract';
 import { accountSignIn } from '../test/account.ts';
 import { adminSignIn, createAdmin } from '../test/admin.ts';
+import { fakeWebDist } from '../test/web-dist.ts';
 import { startTestServer, type TestServer } from '../test/test-server.ts';
 
 /**
@@ -68,9 +67,7 @@ describe('hostile input on every API operation', () => {
   let userToken: string;
   let adminToken: string;
   beforeAll(async () => {
-    // The pages need a built web app, which the unit suites run without: its page is enough here.
-    dist = mkdtempSync(join(tmpdir(), 'passgate-dist-'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Passgate</title><div id="root"></div>');
+    dist = fakeWebDist();
     server = await startTestServer({ captureLogs: true, config: { webDistDir: dist } });
     doc = await (await fetch(`${server.url}/api/docs`)).json();
     userToken = (await accountSignIn(server.url, 'demo@example.com')).token;

@@ -257,6 +257,34 @@ describe.skipIf(!REDIS_URL)('Passgate with Redis that is flushed, cut or silent'
     expect(server.logs.some((line) => line.includes('Redis (REDIS_URL) reachable again'))).toBe(true);
   });
 
+  it('answers a code exchange 503 with Retry-After fast while Redis is cut, and the code, left unused, works once it is back', async () => {
+    const browser = new TestBrowser();
+    const auth = await authorizationRequest(demoApp);
+    const challenge = await startSignIn(browser, server.url, auth);
+    const login = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'demo@example.com', password: 'Passw0rd!', client_id: demoApp.clientId });
+    const callback = new URL((await browser.follow(((await login.json()) as { redirectTo: string }).redirectTo, server.url)).url);
+    const exchange = () =>
+      fetch(`${server.url}/oidc/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('demo-app:demo-secret').toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: demoApp.redirectUri, code_verifier: auth.verifier }),
+      });
+    await proxy.cut();
+
+    const refused = await timed(exchange);
+    expect(refused.ms).toBeLessThan(FAIL_FAST_MS);
+    expect(refused.answer.status).toBe(503);
+    expect(refused.answer.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    await proxy.restore();
+    await redisReady();
+    const exchanged = await exchange();
+    expect(exchanged.status).toBe(200);
+    expect(await exchanged.json()).toMatchObject({ access_token: expect.any(String), id_token: expect.any(String) });
+    expect((await exchange()).status).toBe(400);
+    expect(unhandled).toEqual([]);
+  });
+
   it('answers 503 within the timeout when Redis accepts connections and never answers, and recovers', async () => {
     const browser = new TestBrowser();
     const challenge = await startSignIn(browser, server.url, await authorizationRequest(demoApp));

@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountSignIn, call, userById } from '../../test/account.ts';
 import { adminCall, adminSignIn, createAdmin } from '../../test/admin.ts';
+import { fakeWebDist } from '../../test/web-dist.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { nulCharacterAt } from './nul-characters.ts';
 
@@ -27,9 +26,7 @@ describe('input holding U+0000', () => {
   let server: TestServer;
   let dist: string;
   beforeAll(async () => {
-    // The pages need a built web app, which the unit suites run without: its page is enough here.
-    dist = mkdtempSync(join(tmpdir(), 'passgate-dist-'));
-    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Passgate</title><div id="root"></div>');
+    dist = fakeWebDist();
     server = await startTestServer({ captureLogs: true, config: { webDistDir: dist } });
   });
   afterAll(async () => {

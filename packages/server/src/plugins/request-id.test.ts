@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { fakeWebDist } from '../../test/web-dist.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -29,9 +29,7 @@ function linesOf(server: TestServer, requestId: string): Record<string, unknown>
 
 describe('unknown machine paths and request ids', () => {
   let server: TestServer;
-  // A web build of its own: the unit suites run before (and without) `npm run build:web`.
-  const dist = mkdtempSync(join(tmpdir(), 'passgate-dist-'));
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Passgate</title><div id="root"></div>');
+  const dist = fakeWebDist();
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'assets', 'index-A1b2C3d4.js'), 'console.log("Passgate");\n');
   beforeAll(async () => {

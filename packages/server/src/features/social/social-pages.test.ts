@@ -1,16 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { createClient } from '../../../test/visitor.ts';
+import { fakeWebDist } from '../../../test/web-dist.ts';
 import { begin } from './social-test-setup.ts';
 
 /** The login and register pages let Google's and Facebook's SDKs in only for clients that show their buttons. */
 describe('pages of clients with Google and Facebook sign-in', () => {
   let server: TestServer;
-  const dist = mkdtempSync(join(tmpdir(), 'passgate-dist-'));
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Passgate</title><div id="root"></div>');
+  const dist = fakeWebDist();
 
   beforeAll(async () => {
     server = await startTestServer({ config: { webDistDir: dist } });
