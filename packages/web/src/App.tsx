@@ -40,12 +40,18 @@ const AdminConsole = lazy(() => Promise.all([import('./routes/admin/AdminConsole
 
 /**
  * Loads the screen of `pathname` when it is one whose chunks come announced with the page
- * (packages/server/src/spa-head.ts): the first render then shows it at once. A failure is left to
- * the render, which shows it as it would have.
+ * (packages/server/src/spa-head.ts): the first render then shows it at once. For the account area
+ * the tab's session is looked up meanwhile too (once the runtime configuration is `configured`), so
+ * the area's first render is the signed-in one. A failure is left to the render, which shows it as
+ * it would have.
  */
-export function preloadFirstScreen(pathname: string): Promise<unknown> {
-  const screen = pathname === '/register' ? Register : pathname.startsWith('/user/') ? AccountArea : undefined;
-  return screen ? screen.preload().catch(() => undefined) : Promise.resolve();
+export function preloadFirstScreen(pathname: string, configured: Promise<unknown>): Promise<unknown> {
+  if (pathname === '/register') return Register.preload().catch(() => undefined);
+  if (!pathname.startsWith('/user/')) return Promise.resolve();
+  // The callback completes a sign-in instead of looking one up.
+  const session =
+    pathname === '/user/callback' ? undefined : Promise.all([import('./routes/account/auth.ts'), configured]).then(([{ accountSession }]) => accountSession.lookUpBeforeRender());
+  return Promise.all([AccountArea.preload(), session]).catch(() => undefined);
 }
 
 /** React's report of an error a boundary caught: failed API calls are shown on screen, not logged. */

@@ -25,10 +25,11 @@ async function start(): Promise<void> {
   // The configuration usually comes with the page; the first screen's request then starts beside
   // the language's texts rather than after them.
   const languageReady = initI18n(locale);
+  const configured = loadRuntimeConfig();
   const [config] = await Promise.allSettled([
-    loadRuntimeConfig().then(() => startFirstScreenRequests(languageReady)),
+    configured.then(() => startFirstScreenRequests(languageReady)),
     languageReady,
-    preloadFirstScreen(window.location.pathname),
+    preloadFirstScreen(window.location.pathname, configured),
   ]);
 
   root.render(

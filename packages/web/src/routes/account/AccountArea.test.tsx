@@ -8,6 +8,16 @@ import { advanceClock, freezeClock } from '../../test/clock.ts';
 import { renderApp } from '../../test/render.tsx';
 import { initials } from './use-profile.ts';
 import { changeLanguage } from '../../i18n/i18n.ts';
+import { preloadFirstScreen } from '../../App.tsx';
+import { accountSession } from './auth.ts';
+
+/** Every text the page showed from now on, also those a later render took away again. */
+function recordTextsShown(): { texts: string[]; stop: () => void } {
+  const texts: string[] = [];
+  const observer = new MutationObserver(() => texts.push(document.body.textContent ?? ''));
+  observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  return { texts, stop: () => observer.disconnect() };
+}
 
 describe('account area', () => {
   it('shows the dashboard of the signed-in user, read with the bearer token', async () => {
@@ -34,6 +44,50 @@ describe('account area', () => {
     expect(await screen.findByText('Chào mừng, Nguyễn Văn An')).toBeInTheDocument();
     expect(areaOnScreen).toBe(false);
     expect(requests.filter((r) => r.path === '/api/v1/me')).toHaveLength(1);
+  });
+
+  it('renders signed in at once when the page looked the session up while its code loaded (main.tsx), never the signing-in spinner', async () => {
+    signIn();
+    const requests = stubFetch({ 'GET /api/v1/me': json(200, profile()) });
+    await preloadFirstScreen('/user/dashboard', Promise.resolve());
+    const shown = recordTextsShown();
+    try {
+      await renderApp('/user/dashboard');
+      // In the same render: the heading of the dashboard, the profile already asked for.
+      expect(screen.getByRole('heading', { level: 1 })).toBeInTheDocument();
+      expect(requests.filter((r) => r.path === '/api/v1/me')).toHaveLength(1);
+      expect(await screen.findByText('Chào mừng, Nguyễn Văn An')).toBeInTheDocument();
+      expect(shown.texts.some((text) => text.includes('Đang đăng nhập…'))).toBe(false);
+    } finally {
+      shown.stop();
+    }
+  });
+
+  it('starts a sign-in at once when the lookup before the render found no session', async () => {
+    const signinRedirect = vi.spyOn(UserManager.prototype, 'signinRedirect').mockResolvedValue(undefined);
+    stubFetch({});
+    await preloadFirstScreen('/user/dashboard', Promise.resolve());
+    await renderApp('/user/dashboard');
+    await waitFor(() => expect(signinRedirect).toHaveBeenCalledTimes(1));
+  });
+
+  it('uses a session found before the render once: a later guard of the page looks it up again', async () => {
+    signIn();
+    await accountSession.lookUpBeforeRender();
+    expect(accountSession.takeFoundBeforeRender()?.access_token).toBe('access-token-1');
+    expect(accountSession.takeFoundBeforeRender()).toBeUndefined();
+
+    await accountSession.lookUpBeforeRender();
+    await accountSession.forgetUser();
+    // Signed out meanwhile: what the page found when it loaded is not handed out any more.
+    expect(accountSession.takeFoundBeforeRender()).toBeUndefined();
+  });
+
+  it('looks no session up on the sign-in callback, which completes one instead', async () => {
+    const getUser = vi.spyOn(UserManager.prototype, 'getUser');
+    await preloadFirstScreen('/user/callback', Promise.resolve());
+    expect(getUser).not.toHaveBeenCalled();
+    expect(accountSession.takeFoundBeforeRender()).toBeUndefined();
   });
 
   it("speaks the user's own language (the account's locale) unless the address or the switcher chose one", async () => {

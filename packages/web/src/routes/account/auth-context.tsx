@@ -61,6 +61,14 @@ export function RequireAuth({ children, session = accountSession, expiredPath = 
     });
   }, [navigate, queryClient, forgetUser, expiredPath]);
 
+  // The session main.tsx looked up while the area's code loaded (the page's shell covers the
+  // screen meanwhile): the area then renders once, signed in, instead of a spinner first and the
+  // whole area again when the lookup ends (on a slow phone, a long task saved).
+  const [foundBeforeRender] = useState(() => {
+    const found = session.takeFoundBeforeRender();
+    if (found && !found.expired) onSession?.(found.access_token, expire);
+    return found;
+  });
   const userQuery = useQuery({
     queryKey: AUTH_USER_KEY,
     queryFn: async () => {
@@ -69,6 +77,7 @@ export function RequireAuth({ children, session = accountSession, expiredPath = 
       return found;
     },
     staleTime: Infinity,
+    ...(foundBeforeRender !== undefined ? { initialData: foundBeforeRender } : {}),
   });
   const [signInFailed, setSignInFailed] = useState(false);
   const user = userQuery.data;

@@ -25,6 +25,10 @@ export interface OidcSession {
   completeSignIn: (url?: string) => Promise<User>;
   signOut: (user: User | null) => Promise<void>;
   forgetUser: () => Promise<void>;
+  /** Looks up the session (as currentSession) before the area first renders; settles when known. */
+  lookUpBeforeRender: () => Promise<void>;
+  /** What lookUpBeforeRender found (null: no session), once; undefined when it did not run or finish. */
+  takeFoundBeforeRender: () => User | null | undefined;
 }
 
 /**
@@ -64,15 +68,35 @@ export function createOidcSession(settings: () => OidcAreaSettings): OidcSession
 
   const callbacks = new Map<string, Promise<User>>();
 
+  /** This tab's session, else one another tab holds (account area only); null when neither has one. */
+  async function currentSession(): Promise<User | null> {
+    const users = userManager();
+    const user = (await users.getUser()) ?? (share() ? await sessionFromOtherTab(users) : null);
+    if (user && share()) announceSession();
+    return user;
+  }
+
+  // Taken once: a later guard of the same page (after a sign-out) looks the session up again
+  // rather than trust what was found when the page loaded.
+  let foundBeforeRender: { user: User | null } | undefined;
+
   return {
     userManager,
     safeReturnTo,
-    /** This tab's session, else one another tab holds (account area only); null when neither has one. */
-    async currentSession() {
-      const users = userManager();
-      const user = (await users.getUser()) ?? (share() ? await sessionFromOtherTab(users) : null);
-      if (user && share()) announceSession();
-      return user;
+    currentSession,
+    lookUpBeforeRender() {
+      return currentSession().then(
+        (user) => {
+          foundBeforeRender = { user };
+        },
+        // The guard's own lookup then tries again, and shows what fails.
+        () => undefined,
+      );
+    },
+    takeFoundBeforeRender() {
+      const found = foundBeforeRender?.user;
+      foundBeforeRender = undefined;
+      return found;
     },
     /** Sends the browser to the provider's sign-in; it comes back to the redirect URI, then to `returnTo`. */
     async startSignIn(returnTo, options = {}) {
@@ -104,6 +128,7 @@ export function createOidcSession(settings: () => OidcAreaSettings): OidcSession
     },
     /** Forgets the session (the caller navigates). */
     async forgetUser() {
+      foundBeforeRender = undefined;
       await userManager().removeUser();
     },
   };
