@@ -247,13 +247,20 @@ async function alreadyUsed(store: AdapterStore, grantId: string | undefined): Pr
   throw new errors.InvalidGrant('the code or refresh token was already used');
 }
 
-/** Everything issued under a grant, in both stores: the provider asks each model, but one call must suffice. */
+/**
+ * Everything issued under a grant, in both stores, and the grant itself: the provider asks each
+ * model, but one call must suffice. The grant goes too because a request racing this one may still
+ * save tokens under it after these deletes (the winner of a reused refresh token or code writes its
+ * new tokens after the loser has revoked): the provider looks the grant up on every later use of a
+ * refresh or access token, and without it refuses them.
+ */
 async function revokeGrant(store: AdapterStore, grantId: string): Promise<void> {
   await store.db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
+  await store.db.deleteFrom('oidc_payloads').where('model', '=', 'Grant').where('id', '=', grantId).execute();
   if (!store.redis) return;
   const index = grantIndexKey(grantId);
   const keys = await store.redis.smembers(index);
-  await store.redis.del(...keys, index);
+  await store.redis.del(...keys, index, `oidc:Grant:${grantId}`);
 }
 
 // Not `oidc:grant:`: that name held lists (RPUSH) before, and a set command on one fails.

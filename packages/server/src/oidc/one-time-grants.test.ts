@@ -69,6 +69,23 @@ describe('a code or refresh token presented twice at once', () => {
     expect((await exchange()).body.error).toBe('invalid_grant');
   });
 
+  it('the race in slow motion: what the winner saves after the loser revoked is refused too, as the grant itself is gone', async () => {
+    const { provider } = server.ctx;
+    const stored = (await provider.RefreshToken.find(await refreshTokenOfAccountClient()))!;
+    const { grantId, accountId } = stored;
+    if (!grantId || !accountId) throw new Error('the refresh token names no grant or account');
+    // The winner marks the token used; the loser then finds it marked and revokes the grant.
+    await provider.RefreshToken.adapter.consume(stored.jti);
+    await expect(provider.RefreshToken.adapter.consume(stored.jti)).rejects.toMatchObject({ error: 'invalid_grant' });
+    // Only now does the winner write its new tokens under that grant, as a slower request can.
+    const client = (await provider.Client.find('account'))!;
+    const lateAccess = await new provider.AccessToken({ accountId, grantId, client, scope: 'openid', gty: 'refresh_token' }).save();
+    const lateRefresh = await new provider.RefreshToken({ accountId, grantId, client, scope: 'openid offline_access', gty: 'refresh_token' }).save();
+    expect(await userinfo(lateAccess)).toBe(401);
+    expect(await refresh(lateRefresh)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await provider.Grant.find(grantId)).toBeUndefined();
+  });
+
   it('one request at a time, a rotating refresh token keeps working along its chain', async () => {
     let refreshToken = await refreshTokenOfAccountClient();
     for (let i = 0; i < 3; i++) {
