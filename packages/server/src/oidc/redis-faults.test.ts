@@ -257,18 +257,40 @@ describe.skipIf(!REDIS_URL)('Passgate with Redis that is flushed, cut or silent'
     expect(server.logs.some((line) => line.includes('Redis (REDIS_URL) reachable again'))).toBe(true);
   });
 
-  it('answers a code exchange 503 with Retry-After fast while Redis is cut, and the code, left unused, works once it is back', async () => {
+  /** A fresh authorization code of demo-app for the demo user, and its exchange at the token endpoint. */
+  async function codeExchange(): Promise<() => Promise<Response>> {
     const browser = new TestBrowser();
     const auth = await authorizationRequest(demoApp);
     const challenge = await startSignIn(browser, server.url, auth);
     const login = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'demo@example.com', password: 'Passw0rd!', client_id: demoApp.clientId });
     const callback = new URL((await browser.follow(((await login.json()) as { redirectTo: string }).redirectTo, server.url)).url);
-    const exchange = () =>
+    return () =>
       fetch(`${server.url}/oidc/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('demo-app:demo-secret').toString('base64')}` },
         body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: demoApp.redirectUri, code_verifier: auth.verifier }),
       });
+  }
+
+  /** Cuts Redis the first time the provider calls `method` of `model`'s storage, just before the call runs. */
+  function cutRedisBefore(model: 'AuthorizationCode' | 'AccessToken', method: 'consume' | 'upsert'): () => void {
+    const adapter = (server.ctx.provider as unknown as Record<string, { adapter: Record<string, (...args: unknown[]) => Promise<unknown>> }>)[model]!.adapter;
+    const original = adapter[method]!;
+    let fired = false;
+    adapter[method] = async (...args: unknown[]) => {
+      if (!fired) {
+        fired = true;
+        await proxy.cut();
+      }
+      return original.apply(adapter, args);
+    };
+    return () => {
+      adapter[method] = original;
+    };
+  }
+
+  it('answers a code exchange 503 with Retry-After fast while Redis is cut, and the code, left unused, works once it is back', async () => {
+    const exchange = await codeExchange();
     await proxy.cut();
 
     const refused = await timed(exchange);
@@ -282,6 +304,43 @@ describe.skipIf(!REDIS_URL)('Passgate with Redis that is flushed, cut or silent'
     expect(exchanged.status).toBe(200);
     expect(await exchanged.json()).toMatchObject({ access_token: expect.any(String), id_token: expect.any(String) });
     expect((await exchange()).status).toBe(400);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('loses Redis between reading a code and marking it used: 503 fast, and the code, never marked, works once when Redis is back', async () => {
+    const exchange = await codeExchange();
+    const uncut = cutRedisBefore('AuthorizationCode', 'consume');
+    try {
+      const refused = await timed(exchange);
+      expect(refused.ms).toBeLessThan(FAIL_FAST_MS);
+      expect(refused.answer.status).toBe(503);
+      expect(refused.answer.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      uncut();
+    }
+    await proxy.restore();
+    await redisReady();
+    expect((await exchange()).status).toBe(200);
+    expect((await exchange()).status).toBe(400);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('loses Redis after the code is marked used, before its tokens are stored: 503 fast, and the code is spent (no tokens from it, ever)', async () => {
+    const exchange = await codeExchange();
+    const uncut = cutRedisBefore('AccessToken', 'upsert');
+    try {
+      const refused = await timed(exchange);
+      expect(refused.ms).toBeLessThan(FAIL_FAST_MS);
+      expect(refused.answer.status).toBe(503);
+    } finally {
+      uncut();
+    }
+    await proxy.restore();
+    await redisReady();
+    // A code works once: the retry is refused as a reuse, and the relying party starts a new sign-in.
+    const retried = await exchange();
+    expect(retried.status).toBe(400);
+    expect(((await retried.json()) as { error: string }).error).toBe('invalid_grant');
     expect(unhandled).toEqual([]);
   });
 
