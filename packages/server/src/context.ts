@@ -91,7 +91,7 @@ export async function createAppContext(config: Config, options: { logStream?: De
     secrets,
     adapter: adapterFor,
     findClient: (id) => clients.findById(id),
-    findUser: (id) => users.findById(id),
+    findUser: (id) => users.findAccountById(id),
     avatarUrl: (user) => (user.avatar_key ? `${config.publicUrl}${avatarPath(user.avatar_key)}` : null),
     logoutRequests,
     async checkClientSecret(clientId, stored, presented) {

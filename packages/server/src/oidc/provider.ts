@@ -1,7 +1,7 @@
 import Provider, { interactionPolicy, type Account, type Adapter, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
 import type { ClientRecord, ProviderClient } from '../features/clients/clients.queries.ts';
-import type { UserRow } from '../db/schema.ts';
+import type { AccountRow } from '../features/users/users.queries.ts';
 import type { ServerSecrets } from './server-secrets.ts';
 import type { LogoutRequests } from './logout-requests.ts';
 import { renderProviderError } from './provider-error-page.ts';
@@ -19,8 +19,8 @@ export interface ProviderDeps {
   secrets: ServerSecrets;
   adapter: (model: string) => Adapter;
   findClient(clientId: string): Promise<ClientRecord | undefined>;
-  findUser(userId: string): Promise<UserRow | undefined>;
-  avatarUrl(user: UserRow): string | null;
+  findUser(userId: string): Promise<AccountRow | undefined>;
+  avatarUrl(user: AccountRow): string | null;
   logoutRequests: LogoutRequests;
   /** Whether `presented` is the client's secret, given what is stored for it (see client-secrets.ts). */
   checkClientSecret(clientId: string, stored: string, presented: string): Promise<boolean>;
@@ -56,7 +56,7 @@ export function clientMetadata(client: ProviderClient): AdapterPayload {
   };
 }
 
-function accountClaims(user: UserRow, deps: ProviderDeps) {
+function accountClaims(user: AccountRow, deps: ProviderDeps) {
   return {
     sub: user.id,
     name: user.name ?? undefined,

@@ -31,6 +31,15 @@ const EMPTY_USER = {
 
 // Read on every sign-in, userinfo call and ID token: compiled once instead of built at each call.
 const userById = reusableQuery((db, key: { id: string }) => db.selectFrom('users').selectAll().where('id', '=', key.id));
+/**
+ * What the provider needs of an account on every token and userinfo request: whether it may sign
+ * in, its tenant, and the columns its claims come from. Not the password hash, the 2-step secret or
+ * the lockout state: they have no business on that path (and a narrower row is less to read and
+ * decode on every request).
+ */
+export const ACCOUNT_COLUMNS = ['id', 'tenant_id', 'status', 'name', 'email', 'email_verified', 'phone_number', 'phone_number_verified', 'locale', 'avatar_key'] as const;
+export type AccountRow = Pick<UserRow, (typeof ACCOUNT_COLUMNS)[number]>;
+const accountById = reusableQuery((db, key: { id: string }) => db.selectFrom('users').select(ACCOUNT_COLUMNS).where('id', '=', key.id));
 const userByEmail = reusableQuery((db, key: { tenantId: string; email: string }) =>
   db.selectFrom('users').selectAll().where('tenant_id', '=', key.tenantId).where('email', '=', key.email),
 );
@@ -49,6 +58,9 @@ export function createUserQueries(db: Executor) {
   return {
     async findById(id: string): Promise<UserRow | undefined> {
       return (await userById(db, { id })).rows[0];
+    },
+    async findAccountById(id: string): Promise<AccountRow | undefined> {
+      return (await accountById(db, { id })).rows[0];
     },
     async findByEmail(tenantId: string, email: string): Promise<UserRow | undefined> {
       return (await userByEmail(db, { tenantId, email: email.toLowerCase() })).rows[0];
