@@ -7,7 +7,7 @@ import { DEFAULT_LOCALE, ErrorCode, LOCALE_COOKIE, effectiveCapabilities, type L
 import type { AppContext } from './context.ts';
 import type { ClientRecord } from './features/clients/clients.queries.ts';
 import { envelope } from './plugins/errors.ts';
-import { allowedMethodsAt } from './plugins/method-not-allowed.ts';
+import { allowedMethodsAt, methodNotAllowed } from './plugins/method-not-allowed.ts';
 import { nulCharacterAt } from './plugins/nul-characters.ts';
 import { allowThirdParties, type ThirdParty } from './plugins/security-headers.ts';
 import { readBrowserHold } from './plugins/browser-binding.ts';
@@ -59,15 +59,10 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     // HEAD too: what a link checker or uptime probe asks of a page before (or instead of) GET.
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isMachinePath(path) && !/\.[a-z0-9]+$/i.test(path);
     if (!isPage) {
-      // An API path called with a method it does not take: 405 with the ones it does (RFC 9110
-      // section 15.5.6), as the provider's endpoints answer, not a 404 that sends the caller
-      // looking for a path that exists.
       const allowed = allowedMethodsAt(app, path);
       if (allowed.length > 0) {
-        return reply
-          .status(405)
-          .header('allow', allowed.join(', '))
-          .send(envelope(ErrorCode.MethodNotAllowed, undefined, `${request.method} is not allowed on ${path}: use ${allowed.join(', ')}`, request.id));
+        const answer = methodNotAllowed(request.method, path, allowed, request.id);
+        return reply.status(405).header('allow', answer.allow).send(answer.body);
       }
       return reply.status(404).send(envelope(ErrorCode.NotFound, undefined, `Not found: ${request.method} ${path}`, request.id));
     }

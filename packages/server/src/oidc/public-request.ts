@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { ErrorCode } from '@passgate/contract';
 import { envelope } from '../plugins/errors.ts';
+import { methodNotAllowed } from '../plugins/method-not-allowed.ts';
 
 /**
  * Hands a request to the provider as addressed to PUBLIC_URL, whatever Host and X-Forwarded-*
@@ -58,12 +59,13 @@ export function answerUnmatchedProviderRequests(provider: Provider): void {
     if (ctx.status !== 404 || ctx.body !== undefined) return;
     // middie strips /oidc from req.url; the caller asked for the full path.
     const req = ctx.req as IncomingMessage & { id?: string; originalUrl?: string };
-    const path = (req.originalUrl ?? ctx.url).split('?')[0];
+    const path = (req.originalUrl ?? ctx.url).split('?')[0] ?? ctx.url;
     const allowed = methodsByPath.get(ctx.path.length > 1 ? ctx.path.replace(/\/$/, '') : ctx.path);
     if (allowed && !allowed.includes(ctx.method)) {
+      const answer = methodNotAllowed(ctx.method, path, allowed, req.id);
       ctx.status = 405;
-      ctx.set('allow', [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', '));
-      ctx.body = envelope(ErrorCode.MethodNotAllowed, undefined, `${ctx.method} is not allowed on ${path}: use ${allowed.join(' or ')}`, req.id);
+      ctx.set('allow', answer.allow);
+      ctx.body = answer.body;
       return;
     }
     ctx.status = 404;

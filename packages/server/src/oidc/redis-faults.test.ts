@@ -289,6 +289,21 @@ describe.skipIf(!REDIS_URL)('Passgate with Redis that is flushed, cut or silent'
     };
   }
 
+  /** `exchange` with Redis cut just before `model`'s `method` runs: refused fast with 503; Redis is back once it returns. */
+  async function exchangeLosingRedisBefore(exchange: () => Promise<Response>, model: 'AuthorizationCode' | 'AccessToken', method: 'consume' | 'upsert'): Promise<Response> {
+    const uncut = cutRedisBefore(model, method);
+    try {
+      const refused = await timed(exchange);
+      expect(refused.ms).toBeLessThan(FAIL_FAST_MS);
+      expect(refused.answer.status).toBe(503);
+      return refused.answer;
+    } finally {
+      uncut();
+      await proxy.restore();
+      await redisReady();
+    }
+  }
+
   it('answers a code exchange 503 with Retry-After fast while Redis is cut, and the code, left unused, works once it is back', async () => {
     const exchange = await codeExchange();
     await proxy.cut();
@@ -309,17 +324,8 @@ describe.skipIf(!REDIS_URL)('Passgate with Redis that is flushed, cut or silent'
 
   it('loses Redis between reading a code and marking it used: 503 fast, and the code, never marked, works once when Redis is back', async () => {
     const exchange = await codeExchange();
-    const uncut = cutRedisBefore('AuthorizationCode', 'consume');
-    try {
-      const refused = await timed(exchange);
-      expect(refused.ms).toBeLessThan(FAIL_FAST_MS);
-      expect(refused.answer.status).toBe(503);
-      expect(refused.answer.headers.get('retry-after')).toMatch(/^\d+$/);
-    } finally {
-      uncut();
-    }
-    await proxy.restore();
-    await redisReady();
+    const refused = await exchangeLosingRedisBefore(exchange, 'AuthorizationCode', 'consume');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect((await exchange()).status).toBe(200);
     expect((await exchange()).status).toBe(400);
     expect(unhandled).toEqual([]);
@@ -327,16 +333,7 @@ describe.skipIf(!REDIS_URL)('Passgate with Redis that is flushed, cut or silent'
 
   it('loses Redis after the code is marked used, before its tokens are stored: 503 fast, and the code is spent (no tokens from it, ever)', async () => {
     const exchange = await codeExchange();
-    const uncut = cutRedisBefore('AccessToken', 'upsert');
-    try {
-      const refused = await timed(exchange);
-      expect(refused.ms).toBeLessThan(FAIL_FAST_MS);
-      expect(refused.answer.status).toBe(503);
-    } finally {
-      uncut();
-    }
-    await proxy.restore();
-    await redisReady();
+    await exchangeLosingRedisBefore(exchange, 'AccessToken', 'upsert');
     // A code works once: the retry is refused as a reuse, and the relying party starts a new sign-in.
     const retried = await exchange();
     expect(retried.status).toBe(400);
