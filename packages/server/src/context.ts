@@ -9,7 +9,8 @@ import { loadServerSecrets } from './oidc/server-secrets.ts';
 import { createLogoutRequests, type LogoutRequests } from './oidc/logout-requests.ts';
 import { createServerKeys, type ServerKeys } from './lib/server-keys.ts';
 import { createTenantQueries, type TenantQueries } from './features/tenants/tenants.queries.ts';
-import { createClientQueries, findProviderClient, type ClientQueries } from './features/clients/clients.queries.ts';
+import { createClientQueries, type ClientQueries } from './features/clients/clients.queries.ts';
+import { createProviderClientSource, type ProviderClientSource } from './features/clients/provider-client-cache.ts';
 import { createUserQueries, type UserQueries } from './features/users/users.queries.ts';
 import { createAuditQueries, type AuditQueries } from './features/audit/audit.queries.ts';
 import { createRateLimits, type RateLimits } from './plugins/rate-limits.ts';
@@ -41,6 +42,8 @@ export interface AppContext {
   logoutRequests: LogoutRequests;
   tenants: TenantQueries;
   clients: ClientQueries;
+  /** The provider's view of the clients: remembered on PostgreSQL while their change notices are heard. */
+  providerClients: ProviderClientSource;
   users: UserQueries;
   audit: AuditQueries;
   rateLimits: RateLimits;
@@ -79,10 +82,11 @@ export async function createAppContext(config: Config, options: { logStream?: De
   const clients = createClientQueries(db);
   const users = createUserQueries(db);
   const audit = createAuditQueries(db);
-  const metrics = createMetrics({ db, redis });
 
+  const providerClients = createProviderClientSource({ db, databaseUrl: config.databaseUrl, connectTimeoutMs: config.database.connectTimeoutMs, log });
+  const metrics = createMetrics({ db, redis, clientsRemembered: () => providerClients.remembering() });
   const adapterFor = createAdapterFactory({ db, redis }, async (clientId) => {
-    const client = await findProviderClient(db, clientId);
+    const client = await providerClients.find(clientId);
     return client ? clientMetadata(client) : undefined;
   });
   const logoutRequests = createLogoutRequests(adapterFor('LogoutRequest'), keys);
@@ -116,12 +120,14 @@ export async function createAppContext(config: Config, options: { logStream?: De
     logoutRequests,
     tenants,
     clients,
+    providerClients,
     users,
     audit,
     rateLimits: createRateLimits(config, redis),
     messaging: createMessaging(config, db),
     metrics,
     async close() {
+      await providerClients.close();
       await db.destroy();
       if (redis) await redis.quit().catch(() => undefined);
     },

@@ -60,7 +60,8 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
 
 let pgModule: Promise<typeof pg> | undefined;
 
-function loadPg(): Promise<typeof pg> {
+/** The pg driver, loaded once, with the type parsers every connection of Passgate expects. */
+export function loadPg(): Promise<typeof pg> {
   pgModule ??= import('pg').then(({ default: driver }) => {
     // PostgreSQL returns bigint as a string; our bigints are millisecond timestamps that fit a double.
     driver.types.setTypeParser(driver.types.builtins.INT8, (value) => Number.parseInt(value, 10));

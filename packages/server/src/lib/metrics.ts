@@ -8,6 +8,8 @@ import { argon2InFlight } from './passwords.ts';
 export interface MetricsSources {
   db: Db;
   redis: Redis | undefined;
+  /** Whether the provider answers client lookups from memory now (PostgreSQL, listening for changes). */
+  clientsRemembered?: () => boolean;
 }
 
 /** A scrape must answer even when the database does not: its probe gives up after this. */
@@ -33,6 +35,7 @@ export interface Metrics {
   dbPoolConnections: Gauge<'state'>;
   dbPoolWaiting: Gauge;
   dependencyUp: Gauge<'dependency'>;
+  clientsRemembered: Gauge;
 }
 
 export function createMetrics(sources: MetricsSources): Metrics {
@@ -118,6 +121,14 @@ export function createMetrics(sources: MetricsSources): Metrics {
       async collect() {
         this.set({ dependency: 'database' }, (await probeDatabase()) ? 1 : 0);
         if (sources.redis) this.set({ dependency: 'redis' }, sources.redis.status === 'ready' ? 1 : 0);
+      },
+    }),
+    clientsRemembered: new Gauge({
+      name: 'passgate_client_registrations_remembered',
+      help: 'Whether the provider answers client lookups from memory (1: PostgreSQL, listening for client changes) or reads the database each time (0: SQLite, or the listening connection is down)',
+      registers,
+      collect() {
+        this.set(sources.clientsRemembered?.() ? 1 : 0);
       },
     }),
   };

@@ -106,6 +106,8 @@ describe('Prometheus metrics on their own listener', () => {
     else expect(sample(text, 'passgate_dependency_up', { dependency: 'redis' })).toBeUndefined();
     expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+    // The sign-ins above looked clients up: on PostgreSQL they are remembered from then on.
+    expect(sample(text, 'passgate_client_registrations_remembered')).toBe(process.env.DATABASE_URL?.startsWith('postgres') ? 1 : 0);
   });
 
   it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))('reads the PostgreSQL pool itself: connections held open show in the counts', async () => {
