@@ -24,6 +24,20 @@ async function changeQuietly(server: TestServer, id: string, redirectUri: string
   });
 }
 
+/** Two instances on one database, as behind a load balancer, for the tests of one describe. */
+function twoInstances() {
+  const instances = {} as { server: TestServer; second: TestServer };
+  beforeAll(async () => {
+    instances.server = await startTestServer();
+    instances.second = await startTestServer({ shareWith: instances.server });
+  });
+  afterAll(async () => {
+    await instances.second?.close();
+    await instances.server?.close();
+  });
+  return instances;
+}
+
 describe.runIf(!onPostgres)('the provider’s clients on SQLite', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -41,18 +55,10 @@ describe.runIf(!onPostgres)('the provider’s clients on SQLite', () => {
 });
 
 describe.runIf(onPostgres)('the provider’s clients on PostgreSQL, remembered while their change notices are heard', () => {
-  let server: TestServer;
-  let second: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-    second = await startTestServer({ shareWith: server });
-  });
-  afterAll(async () => {
-    await second.close();
-    await server.close();
-  });
+  const instances = twoInstances();
 
   it('answers from memory, and forgets as soon as anyone changes the table', async () => {
+    const { server, second } = instances;
     const source = server.ctx.providerClients;
     await source.find('partner-shop');
     await expect.poll(() => source.remembering()).toBe(true);
@@ -73,6 +79,7 @@ describe.runIf(onPostgres)('the provider’s clients on PostgreSQL, remembered w
   });
 
   it('does not trust a remembered client longer than CLIENT_ENTRY_TTL_MS, should the notices stop without an error', async () => {
+    const { server } = instances;
     let clock = Date.now();
     const { config } = server.ctx;
     const source = createProviderClientSource({ db: server.ctx.db, databaseUrl: config.databaseUrl, connectTimeoutMs: 5000, log: silent, now: () => clock });
@@ -91,6 +98,7 @@ describe.runIf(onPostgres)('the provider’s clients on PostgreSQL, remembered w
   });
 
   it('remembers nothing while its connection is lost, and listens again once it is back', async () => {
+    const { server } = instances;
     const applicationName = `passgate-client-changes-test-${process.pid}-${Date.now()}`;
     const { config } = server.ctx;
     const source = createProviderClientSource({ db: server.ctx.db, databaseUrl: config.databaseUrl, connectTimeoutMs: 5000, log: silent, applicationName });
@@ -118,16 +126,7 @@ describe.runIf(onPostgres)('the provider’s clients on PostgreSQL, remembered w
 });
 
 describe.runIf(onPostgres)('a client secret rotated by the operator, on two instances behind one load balancer', () => {
-  let server: TestServer;
-  let second: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-    second = await startTestServer({ shareWith: server });
-  });
-  afterAll(async () => {
-    await second.close();
-    await server.close();
-  });
+  const instances = twoInstances();
 
   /** A refresh grant sent to one instance, as the relying party's back end sends it. */
   async function refreshAt(instance: TestServer, refreshToken: string, secret: string) {
@@ -141,6 +140,7 @@ describe.runIf(onPostgres)('a client secret rotated by the operator, on two inst
   }
 
   it('stops working on both within moments, though each had the client in memory', async () => {
+    const { server, second } = instances;
     const leaked = DEMO_CLIENT_SECRETS['demo-app'] as string;
     const rp = await relyingParty(server.url, 'demo-app', leaked);
     const { tokens } = await signIn(server.url, rp, DEMO_USER.email, DEMO_USER.password, undefined, { scope: 'openid email offline_access' });
