@@ -105,7 +105,7 @@ export async function createAppContext(config: Config, options: { logStream?: De
     },
   });
   // The Security page's session list: sign-ins and refreshes as the provider completes them.
-  watchSessionActivity({ db, provider, log, tenantOf: async (id) => (await users.findById(id))?.tenant_id, sessionTtlSeconds: config.ttl.session });
+  watchSessionActivity({ db, provider, log, tenantOf: async (id) => (await users.findAccountById(id))?.tenant_id, sessionTtlSeconds: config.ttl.session });
 
   return {
     config,

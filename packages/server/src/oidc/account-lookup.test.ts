@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountSignIn } from '../../test/account.ts';
+import { authorizationRequest, relyingParty } from '../../test/relying-party.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
 
 /**
@@ -60,6 +61,22 @@ describe('the account as the provider reads it', () => {
       phone_number_verified: true,
       locale: 'en',
     });
+  });
+
+  it('reads no secret column of the user on an authorization through the browser’s session (a silent renewal)', async () => {
+    const { browser } = await accountSignIn(server.url, 'demo@example.com');
+    const account = await relyingParty(server.url, 'account');
+    const auth = await authorizationRequest(account, { prompt: 'none' });
+    let landed = '';
+    const statements = await statementsDuring(async () => {
+      landed = (await browser.follow(auth.url, server.url)).url;
+    });
+    expect(new URL(landed).searchParams.get('code')).toEqual(expect.any(String));
+    const userReads = statements.filter((sql) => /from "users"/.test(sql));
+    expect(userReads.length).toBeGreaterThanOrEqual(1);
+    for (const sql of userReads) {
+      expect(sql).not.toMatch(/select \*|password_hash|totp_secret_enc|failed_login_count|locked_until/);
+    }
   });
 
   it('still refuses the tokens of an account disabled since', async () => {
