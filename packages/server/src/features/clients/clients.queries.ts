@@ -104,7 +104,7 @@ export function toClientRecord(row: ClientRow): ClientRecord {
 // only the metadata columns read and parsed (the whole record cost three times as much CPU).
 const providerClientById = reusableQuery((db, key: { id: string }) => db.selectFrom('clients').select(PROVIDER_COLUMNS).where('id', '=', key.id));
 
-/** The client as the OpenID provider needs it, read fresh from the database at each call (an operator's change applies at once). */
+/** The client as the OpenID provider needs it, read from the database (the provider asks through provider-client-cache.ts, which remembers it on PostgreSQL). */
 export async function findProviderClient(db: Executor, id: string): Promise<ProviderClient | undefined> {
   const row = (await providerClientById(db, { id })).rows[0];
   return row && toProviderClient(row);

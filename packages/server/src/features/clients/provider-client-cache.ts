@@ -44,6 +44,8 @@ export interface ProviderClientSourceOptions {
  * table's trigger says it changed (LISTEN on a connection of its own, opened with the first
  * lookup). While that connection is not listening (starting, broken, reconnecting) nothing is
  * remembered and every lookup reads the database, so a change made meanwhile is never missed.
+ * That connection is the pg driver's own, not Kysely's: LISTEN needs a session held open for its
+ * notices, which a query builder's pooled connections are not; it runs only the LISTEN and asks its schema.
  */
 export function createProviderClientSource(options: ProviderClientSourceOptions): ProviderClientSource {
   const { db } = options;
