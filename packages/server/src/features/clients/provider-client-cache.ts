@@ -119,7 +119,10 @@ class RememberedClients implements ProviderClientSource {
       connectionString: this.options.databaseUrl,
       connectionTimeoutMillis: this.options.connectTimeoutMs,
       query_timeout: this.options.connectTimeoutMs,
+      // The connection is idle by design: TCP's own probes, from 10 s of silence on instead of the
+      // system's two hours, notice a peer that vanished, and the reconnection starts.
       keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       application_name: this.options.applicationName ?? CLIENT_CHANGES_APPLICATION_NAME,
     });
     this.connection = connection;
