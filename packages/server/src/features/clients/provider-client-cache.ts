@@ -6,7 +6,7 @@ import { findProviderClient, type ProviderClient } from './clients.queries.ts';
 
 /** The channel the clients table's trigger notifies (db/migrations/2026-12-10-client-change-notices.ts). */
 export const CLIENT_CHANGES_CHANNEL = 'passgate_clients_changed';
-/** How the listening connection shows in pg_stat_activity. */
+/** How the listening connection shows in pg_stat_activity (an application_name in DATABASE_URL wins: pg reads the URL last). */
 export const CLIENT_CHANGES_APPLICATION_NAME = 'passgate-client-changes';
 /**
  * The longest a remembered client is used without asking the database again. Notices make a change
