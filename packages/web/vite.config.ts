@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { chunkModules } from './chunk-modules.ts';
+import { compileHints } from './compile-hints.ts';
 
 const nodeModules = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 
@@ -37,7 +38,7 @@ export default defineConfig(({ command }) => {
   // the React plugin read NODE_ENV only after loading this file, so setting it here is enough.
   if (command === 'build') process.env.NODE_ENV = 'production';
   return {
-    plugins: [react(), chunkModules()],
+    plugins: [react(), chunkModules(), compileHints()],
     resolve: command === 'build' ? { alias: buildAliases } : {},
     build: {
       outDir: 'dist',

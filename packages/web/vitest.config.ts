@@ -14,7 +14,7 @@ export default defineConfig({
     // can change process.env.TZ. The sandbox's catch: an error thrown by Node's own modules (fs,
     // path) is not an instance of the test context's Error.
     pool: 'vmForks',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', '*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
     // A screen test renders the whole app, lazy chunks included, and types as a person would.
     testTimeout: 30_000,

@@ -3,8 +3,9 @@
 // entry chunk, the login route chunk (when the login screen is not bundled into the entry) and the
 // default language, each with its static imports. With dist/.vite/chunk-modules.json (written by
 // the chunk-modules plugin) it also fails when that first load would include the account area,
-// oidc-client-ts or TanStack Query, or would not include the login screen.
-import { readFileSync } from 'node:fs';
+// oidc-client-ts or TanStack Query, or would not include the login screen. It fails too when a
+// chunk lacks V8's compile hint on its first line (compile-hints.ts).
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -64,6 +65,11 @@ print(`Total: ${kb(total)} gzip (budget ${kb(BUDGET_BYTES)})`);
 
 if (forbidden.length > 0) {
   console.error(`bundle-report: the first load of /login includes account-area code:\n  ${forbidden.join('\n  ')}`);
+  process.exit(1);
+}
+const unhinted = readdirSync(join(dist, 'assets')).filter((file) => file.endsWith('.js') && !readFileSync(join(dist, 'assets', file), 'utf8').startsWith('//# allFunctionsCalledOnLoad\n'));
+if (unhinted.length > 0) {
+  console.error(`bundle-report: chunks without the compile hint on their first line:\n  ${unhinted.join('\n  ')}`);
   process.exit(1);
 }
 if (total > BUDGET_BYTES) {
