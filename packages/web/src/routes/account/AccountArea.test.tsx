@@ -210,6 +210,29 @@ describe('navigation', () => {
     await waitFor(() => expect(document.querySelector('.MuiDrawer-paper')).toBeNull());
   });
 
+  it("mounts a phone's closed drawer once the browser is idle, not in the first render, so its first opening slides in", async () => {
+    vi.stubGlobal('innerWidth', 375);
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (callback: () => void) => idle.push(callback));
+    vi.stubGlobal('cancelIdleCallback', () => undefined);
+    signIn();
+    stubFetch({ 'GET /api/v1/me': json(200, profile()) });
+    await renderApp('/user/dashboard');
+    const user = userEvent.setup();
+    const hamburger = await screen.findByRole('button', { name: 'Mở menu điều hướng' });
+    expect(idle).toHaveLength(1);
+    act(() => idle.forEach((callback) => callback()));
+    await user.click(hamburger);
+    const paper = await waitFor(() => {
+      const found = document.querySelector<HTMLElement>('.MuiDrawer-paper');
+      expect(found).not.toBeNull();
+      return found!;
+    });
+    // MUI's Slide sets the transition only when it animates an opening (not for a drawer mounted open).
+    expect(paper.style.transition).toContain('transform');
+    expect(within(paper).getByRole('navigation', { name: 'Điều hướng tài khoản' })).toBeInTheDocument();
+  });
+
   it('goes to the session-expired alert when the access token expires while the page is open', async () => {
     freezeClock();
     signIn(1);
