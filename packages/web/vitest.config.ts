@@ -10,9 +10,9 @@ export default defineConfig({
     environment: 'jsdom',
     // Each file still runs in a fresh jsdom window of its own (no module state leaks from one to the
     // next), but in a reused worker process that loads Node's modules and jsdom's code once instead
-    // of once per file: the web tests took 206 s on two cores in plain forks and 140 s here. Processes, not threads, so that a test
-    // can change process.env.TZ. The sandbox's catch: an error thrown by Node's own modules (fs,
-    // path) is not an instance of the test context's Error.
+    // of once per file: the web tests took 206 s on two cores in plain forks and 140 s here.
+    // Processes, not threads, so that a test can change process.env.TZ. The sandbox's catch: an
+    // error thrown by Node's own modules (fs, path) is not an instance of the test context's Error.
     pool: 'vmForks',
     include: ['src/**/*.test.{ts,tsx}', '*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
