@@ -4,7 +4,7 @@ import { accountSignIn, call, userById } from '../../test/account.ts';
 import { adminCall, adminSignIn, createAdmin } from '../../test/admin.ts';
 import { fakeWebDist } from '../../test/web-dist.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
-import { nulCharacterAt } from './nul-characters.ts';
+import { MAX_INPUT_DEPTH, nestedDeeperThan, nulCharacterAt } from './nul-characters.ts';
 
 describe('nulCharacterAt', () => {
   it('names the first string or key holding U+0000, and nothing else', () => {
@@ -14,6 +14,45 @@ describe('nulCharacterAt', () => {
     expect(nulCharacterAt({ name: 'Ann', n: 1, b: true, z: null, list: [] })).toBeUndefined();
     expect(nulCharacterAt(Buffer.from('a\u0000b'))).toBeUndefined();
     expect(nulCharacterAt(Object.assign(Object.create(null) as object, { q: 'x\u0000' }))).toBe('q');
+  });
+});
+
+describe('nestedDeeperThan', () => {
+  it('counts the levels of arrays and objects, without recursion however deep', () => {
+    expect(nestedDeeperThan({ a: [{ b: 1 }] }, 3)).toBe(false);
+    expect(nestedDeeperThan({ a: [{ b: {} }] }, 3)).toBe(true);
+    expect(nestedDeeperThan('text', 0)).toBe(false);
+    expect(nestedDeeperThan(Buffer.from('[[[[]]]]'), 1)).toBe(false);
+    expect(nestedDeeperThan(JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`), MAX_INPUT_DEPTH)).toBe(true);
+  });
+});
+
+/**
+ * A body nested thousands deep (a few kilobytes) overflowed the stack of the U+0000 check below: a
+ * 500 and an error in the log, for anyone, on any route of the API.
+ */
+describe('a body nested deeper than any input', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ captureLogs: true });
+  });
+  afterAll(() => server?.close());
+
+  it('is refused with 400 (1000) before validation, with no error in the log', async () => {
+    const post = (path: string, body: string) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    for (const depth of [MAX_INPUT_DEPTH + 1, 10_000, 100_000]) {
+      for (const [path, body] of [
+        ['/api/v1/users/login', `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`],
+        ['/api/v1/password/recover', `${'['.repeat(depth)}${']'.repeat(depth)}`],
+      ] as const) {
+        const answer = await post(path, body);
+        expect(answer.status, `${path} at ${depth}`).toBe(400);
+        expect(await answer.json()).toMatchObject({ error: { code: 1000, message: expect.stringContaining(`more than ${MAX_INPUT_DEPTH} levels`) } });
+      }
+    }
+    // Nesting no input needs, short of the limit, goes on to validation as before.
+    expect((await post('/api/v1/users/login', `{"username":${'['.repeat(MAX_INPUT_DEPTH - 1)}${']'.repeat(MAX_INPUT_DEPTH - 1)}}`)).status).toBe(400);
+    expect(server.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
   });
 });
 

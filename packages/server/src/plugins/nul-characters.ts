@@ -28,6 +28,25 @@ export function nulCharacterAt(value: unknown, at = ''): string | undefined {
 }
 
 /**
+ * No input of Passgate nests more than a few levels, while a JSON body of a few kilobytes can nest
+ * thousands deep: walking such a body recursively (here or in any later step) overflows the stack,
+ * a 500. So a body nested deeper than this is refused before anything walks it.
+ */
+export const MAX_INPUT_DEPTH = 32;
+
+/** Whether arrays and objects in `value` nest deeper than `limit` levels (walked without recursion). */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object' || !isParsedObject(item)) continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * A parsed body, query or set of path parameters (the query and path parsers make objects of
  * prototypes of their own), not a Buffer or an upload's stream.
  */
@@ -36,16 +55,20 @@ function isParsedObject(value: object): boolean {
 }
 
 /**
- * No input of Passgate may hold U+0000: no name, code, id or address has it, and PostgreSQL cannot
- * store or even compare text that does (it fails the whole statement, which surfaced as a 500 on
- * PostgreSQL only). Every route of the API refuses it before validation, naming the field, on both
- * engines alike. The pages (served when no route matched) are left to render: their requests to
- * the API get this answer, and their server-side lookups skip such values (spa.ts).
+ * Input no route takes, refused before validation on every route of the API: a body nested deeper
+ * than MAX_INPUT_DEPTH (above), and the character U+0000. No name, code, id or address has it, and
+ * PostgreSQL cannot store or even compare text that does (it fails the whole statement, which
+ * surfaced as a 500 on PostgreSQL only), so it is refused with the field named, on both engines
+ * alike. The pages (served when no route matched) are left to render: their requests to the API
+ * get this answer, and their server-side lookups skip such values (spa.ts).
  */
 export function registerNulCharacterRefusal(app: FastifyInstance): void {
   app.addHook('preValidation', async (request, reply) => {
     // The pages: spa.ts's not-found handler, reached directly or through the static files' catch-all route.
     if (request.is404 || request.routeOptions.url === '/*') return;
+    if (nestedDeeperThan(request.body, MAX_INPUT_DEPTH)) {
+      return reply.status(400).send(envelope(ErrorCode.BadRequest, undefined, `${errorMessages[ErrorCode.BadRequest]} (the body nests more than ${MAX_INPUT_DEPTH} levels deep)`, request.id));
+    }
     const field = nulCharacterAt(request.params) ?? nulCharacterAt(request.query) ?? nulCharacterAt(request.body);
     if (field === undefined) return;
     const code = field ? ErrorCode.InvalidField : ErrorCode.BadRequest;
