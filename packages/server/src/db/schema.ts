@@ -105,6 +105,12 @@ export interface UsersTable {
   locked_until: Millis | null;
   /** When the last wrong password was counted; null before the first. */
   last_failed_login_at: Millis | null;
+  /**
+   * While pending: the keyed hash of the registering browser's key (`passgate_browser`), null when
+   * it registered without cookies. Whoever confirms the code elsewhere proves the address only
+   * (registration/registrant-browser.ts). Cleared at activation.
+   */
+  registrant_browser_hash: string | null;
   created_at: Millis;
   updated_at: Millis;
 }

@@ -19,6 +19,7 @@ import * as searchStatistics from './2026-12-07-search-statistics.ts';
 import * as deviceLoginRequester from './2026-12-08-device-login-requester.ts';
 import * as partialPayloadIndexes from './2026-12-09-partial-payload-indexes.ts';
 import * as clientChangeNotices from './2026-12-10-client-change-notices.ts';
+import * as registrantBrowser from './2026-12-11-registrant-browser.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-08-device-login-requester': deviceLoginRequester,
   '2026-12-09-partial-payload-indexes': partialPayloadIndexes,
   '2026-12-10-client-change-notices': clientChangeNotices,
+  '2026-12-11-registrant-browser': registrantBrowser,
 };

@@ -110,6 +110,12 @@ export function isBrowserKey(value: string): boolean {
   return BROWSER_KEY_FORMAT.test(value);
 }
 
+/** The Set-Cookie header giving a browser its key from an API route (the same cookie as at sign-in). */
+export function browserKeySetCookie(ctx: Pick<AppContext, 'config'>, browserKey: string): string {
+  const secure = ctx.config.publicUrl.startsWith('https://') ? '; Secure' : '';
+  return `${BROWSER_KEY_COOKIE}=${browserKey}; Path=/; Max-Age=${BROWSER_KEY_MAX_AGE_MS / 1000}; HttpOnly; SameSite=Lax${secure}`;
+}
+
 /** How a browser key is stored: keyed, so the table alone cannot be replayed as cookies. */
 export function browserKeyHash(ctx: Pick<AppContext, 'keys'>, browserKey: string): string {
   return ctx.keys.hmac(HASH_PURPOSE, browserKey);

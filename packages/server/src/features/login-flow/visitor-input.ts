@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { ErrorCode, classifyUsername, normalizeUsername, type Capability, type Locale, type UsernameKind } from '@passgate/contract';
 import { ApiError } from '../../plugins/errors.ts';
 import { localeFromAcceptLanguage } from '../../messaging/templates/templates.ts';
+import { parseCookieHeader } from '../../lib/cookies.ts';
+import { BROWSER_KEY_COOKIE } from '../known-browsers/new-browser-notice.ts';
 import type { FlowClient } from './flow-client.ts';
 import type { RequestMeta } from './login-flow.service.ts';
 
@@ -11,7 +13,13 @@ export interface VisitorMeta extends RequestMeta {
 }
 
 export function visitorMeta(request: FastifyRequest): VisitorMeta {
-  return { ip: request.ip, userAgent: request.headers['user-agent'], browser: request.browser, locale: localeFromAcceptLanguage(request.headers['accept-language']) };
+  return {
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    browser: request.browser,
+    browserKey: parseCookieHeader(request.headers.cookie).get(BROWSER_KEY_COOKIE),
+    locale: localeFromAcceptLanguage(request.headers['accept-language']),
+  };
 }
 
 const CAPABILITY: Record<'login' | 'register', Record<UsernameKind, Capability>> = {

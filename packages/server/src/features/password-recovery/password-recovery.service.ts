@@ -39,7 +39,10 @@ export function createPasswordRecoveryService(ctx: AppContext, codes: CodeServic
       // Before the account is looked up: the cooldown and its answer do not tell who has an account.
       await codes.reserveSend(target, meta.ip);
       const user = await ctx.users.findByUsername(flow.tenant.id, username);
-      if (user && user.status === 'active' && user.password_hash) {
+      // Accounts registered with a password, including one whose password was dropped at an
+      // activation in another browser (registration/registrant-browser.ts); not those that sign in
+      // by a code or a social account only.
+      if (user && user.status === 'active' && (user.password_hash || user.registration_method === 'password')) {
         const event = { tenantId: flow.tenant.id, clientId: flow.client.id, ip: meta.ip, userAgent: meta.userAgent, userId: user.id };
         await codes.sendReserved({ ...target, userId: user.id }, {
           deliver: (code) => deliverCode(ctx, { kind: 'recovery', usernameKind: kind, to: username, locale: messageLocale(user.locale, meta.locale), tenant: flow.tenant, name: user.name, code }, event),

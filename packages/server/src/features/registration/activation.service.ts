@@ -20,6 +20,7 @@ import { completeLogin, interactionClientId, loadInteraction, requireHeldInterac
 import { checkUsername, usernameKinds, type VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createCodeService, type CodeService } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
+import { typedByRegistrant } from './registrant-browser.ts';
 
 const kindOf = (username: string): UsernameKind => (username.includes('@') ? 'email' : 'phone');
 
@@ -74,12 +75,16 @@ export function createActivationService(ctx: AppContext, codes: CodeService = cr
       }
 
       const now = Date.now();
-      const verified = kindOf(username) === 'email' ? { email_verified: 1 } : { phone_number_verified: 1 };
+      const kind = kindOf(username);
+      const byRegistrant = typedByRegistrant(ctx, user.registrant_browser_hash, meta.browserKey);
       await inTransaction(ctx.db, async (trx) => {
-        if (!(await createUserQueries(trx).updateIfPending(user.id, { status: 'active', ...verified, updated_at: now }))) {
-          throw new ApiError(ErrorCode.AlreadyActivated, 400, 'username');
-        }
-        await createAuditQueries(trx).record({ ...event, type: 'user.activated', details: { channel: kindOf(username) === 'email' ? 'email' : 'sms' } }, now);
+        const users = createUserQueries(trx);
+        const activated = byRegistrant
+          ? await users.updateIfPending(user.id, { status: 'active', ...(kind === 'email' ? { email_verified: 1 } : { phone_number_verified: 1 }), registrant_browser_hash: null, updated_at: now })
+          : await users.activateByOtherProof(user.id, kind, 'password', now);
+        if (!activated) throw new ApiError(ErrorCode.AlreadyActivated, 400, 'username');
+        const details = { channel: kind === 'email' ? 'email' : 'sms', ...(byRegistrant ? {} : { registrationDropped: true }) };
+        await createAuditQueries(trx).record({ ...event, type: 'user.activated', details }, now);
       });
 
       const redirectTo = body.challenge ? await signInAfterActivation(flow, user, body.challenge, meta) : undefined;

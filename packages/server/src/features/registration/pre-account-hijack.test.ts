@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../../test/browser.ts';
 import { authorizationRequest, finishSignIn, relyingParty, startSignIn } from '../../../test/relying-party.ts';
 import { userById } from '../../../test/account.ts';
-import { lastCode } from '../../../test/visitor.ts';
+import type { AppContext } from '../../context.ts';
+import { endCooldown, lastCode } from '../../../test/visitor.ts';
 import { begin, GOOGLE_APP, startSocialTestbed, type SocialTestbed } from '../social/social-test-setup.ts';
 
 /**
@@ -85,6 +86,71 @@ describe('nothing an unproven registrant set survives activation by someone else
     await expectOnlyProofKept(userId, 'google');
     expect(await userById(bed.server.ctx, userId)).toMatchObject({ email, email_verified: 1 });
     expect(await passwordSignIn(email, 'Squatter1!')).toMatchObject({ status: 401, body: { error: { code: 1017 } } });
+  });
+
+  /** A browser on the Register screen of a demo-app sign-in: it holds that sign-in request. */
+  async function onRegisterScreen() {
+    const rp = await relyingParty(url(), 'demo-app', 'demo-secret');
+    const auth = await authorizationRequest(rp);
+    const browser = new TestBrowser();
+    const challenge = await startSignIn(browser, url(), auth);
+    return { browser, challenge, rp, auth };
+  }
+
+  async function registerIn(browser: TestBrowser, username: string, password: string, name: string) {
+    expect((await browser.postJson(`${url()}/api/v1/users/register`, { username, password, name, client_id: 'demo-app' })).status).toBe(200);
+  }
+
+  const ctxOf = (): AppContext => bed.server.ctx;
+
+  it('registering a pending address again elsewhere takes nothing over: the owner\'s latest code, typed in their browser, activates the address without the stranger\'s password', async () => {
+    const email = 'waiting-9@example.com';
+    const owner = await onRegisterScreen();
+    await registerIn(owner.browser, email, 'Owner-pw1!', 'Owner Nine');
+    const userId = (await ctxOf().users.findByUsername('demo', email))!.id;
+
+    // While the owner reads their mail, strangers register the address again: from a browser of
+    // their own, and from a client that keeps no cookies. Each sends the owner a new code.
+    for (const stranger of [(await onRegisterScreen()).browser, null]) {
+      await endCooldown(ctxOf(), 'demo', 'activation', email);
+      const body = { username: email, password: 'Stranger-pw1!', name: 'Stranger', client_id: 'demo-app' };
+      const again = stranger ? await stranger.postJson(`${url()}/api/v1/users/register`, body) : await fetch(`${url()}/api/v1/users/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(again.status).toBe(200);
+    }
+    expect(await userById(ctxOf(), userId)).toMatchObject({ status: 'pending', name: 'Stranger' });
+
+    const confirmed = await json(await owner.browser.postJson(`${url()}/api/v1/users/confirm`, { username: email, code: await lastCode(ctxOf(), email), challenge: owner.challenge, client_id: 'demo-app' }));
+    expect(confirmed.status).toBe(200);
+    // The owner is signed in to the relying party by the code they proved...
+    expect((await finishSignIn(owner.browser, url(), owner.rp, owner.auth, confirmed.body.redirectTo)).claims()).toMatchObject({ sub: userId, email, email_verified: true });
+    // ...and nothing the strangers typed survived.
+    await expectOnlyProofKept(userId, 'password');
+    expect(await passwordSignIn(email, 'Stranger-pw1!')).toMatchObject({ status: 401, body: { error: { code: 1017 } } });
+    const activated = (await ctxOf().audit.listForUser(userId)).find((event) => event.type === 'user.activated');
+    expect(typeof activated?.details === 'string' ? JSON.parse(activated.details) : activated?.details).toMatchObject({ channel: 'email', registrationDropped: true });
+
+    // The owner chooses their password through recovery, as any owner who forgot it.
+    await endCooldown(ctxOf(), 'demo', 'recovery', email);
+    expect((await new TestBrowser().postJson(`${url()}/api/v1/password/recover`, { username: email, client_id: 'demo-app' })).status).toBe(200);
+    const reset = await new TestBrowser().postJson(`${url()}/api/v1/password/reset`, { username: email, password: 'Owner-pw2!', code: await lastCode(ctxOf(), email), client_id: 'demo-app' });
+    expect(reset.status).toBe(200);
+    expect((await passwordSignIn(email, 'Owner-pw2!')).status).toBe(200);
+  });
+
+  it('a code typed in the registering browser keeps the password, even in a later sign-in request of that browser', async () => {
+    const email = 'later-10@example.com';
+    const first = await onRegisterScreen();
+    await registerIn(first.browser, email, 'Mine-pw10!', 'Later Ten');
+    // The tab was closed; a new sign-in in the same browser asks for the code again.
+    const rp = await relyingParty(url(), 'demo-app', 'demo-secret');
+    const auth = await authorizationRequest(rp);
+    const challenge = await startSignIn(first.browser, url(), auth);
+    await endCooldown(ctxOf(), 'demo', 'activation', email);
+    expect((await first.browser.postJson(`${url()}/api/v1/users/activation/resend`, { username: email, client_id: 'demo-app' })).status).toBe(200);
+    const confirmed = await json(await first.browser.postJson(`${url()}/api/v1/users/confirm`, { username: email, code: await lastCode(ctxOf(), email), challenge, client_id: 'demo-app' }));
+    expect(confirmed.status).toBe(200);
+    expect(await ctxOf().users.findByUsername('demo', email)).toMatchObject({ status: 'active', name: 'Later Ten', registrant_browser_hash: null });
+    expect((await passwordSignIn(email, 'Mine-pw10!')).status).toBe(200);
   });
 
   it('the account\'s own activation code keeps what the registrant set: they proved the address', async () => {

@@ -14,6 +14,8 @@ import { createCodeService } from '../codes/codes.service.ts';
 import { visitorMeta } from '../login-flow/visitor-input.ts';
 import { createRegistrationService } from './registration.service.ts';
 import { createActivationService } from './activation.service.ts';
+import { registrantBrowser } from './registrant-browser.ts';
+import { browserKeySetCookie } from '../known-browsers/new-browser-notice.ts';
 
 const errors = {
   400: errorEnvelopeSchema,
@@ -42,14 +44,22 @@ export async function registrationRoutes(app: FastifyInstance, { ctx }: { ctx: A
       body: registerBodySchema,
       response: { 200: registerResponseSchema, ...errors },
     },
-    handler: (request) => registration.register(request.body, visitorMeta(request)),
+    handler: async (request, reply) => {
+      const meta = visitorMeta(request);
+      const registrant = registrantBrowser(ctx, meta);
+      const answer = await registration.register(request.body, meta, registrant);
+      if (registrant) reply.header('set-cookie', browserKeySetCookie(ctx, registrant.key));
+      return answer;
+    },
   });
 
   api.post('/api/v1/users/confirm', {
     schema: {
       tags: ['visitor flow'],
       summary: 'Activate a registered account with its code; with the sign-in challenge, also finish that sign-in (redirectTo)',
-      description: '1041 wrong code; 1026 expired, used, replaced or dead code (5 wrong tries) or no code; 1013 already activated.',
+      description:
+        '1041 wrong code; 1026 expired, used, replaced or dead code (5 wrong tries) or no code; 1013 already activated. ' +
+        'Typed in another browser than the one that registered, the code activates the address only: the password and profile set at registration are dropped (set a password through recovery).',
       body: confirmBodySchema,
       response: { 200: confirmResponseSchema, ...errors },
     },

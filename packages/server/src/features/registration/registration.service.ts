@@ -12,6 +12,7 @@ import { resolveFlowClient, requireTenantSwitch } from '../login-flow/flow-clien
 import { checkUsername, usernameKinds, type VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createCodeService, type CodeService } from '../codes/codes.service.ts';
 import { channelOf, deliverCode } from '../codes/code-delivery.ts';
+import type { RegistrantBrowser } from './registrant-browser.ts';
 
 /** 409: the address or number belongs to an account that is active (or disabled). */
 export function alreadyRegistered(kind: UsernameKind): ApiError {
@@ -26,12 +27,14 @@ export function passwordPolicyError(needs: string): ApiError {
 /**
  * POST /api/v1/users/register (SPEC.md sections 4-7): a pending account and an activation code sent
  * to the address or number. A pending account registered again is taken over by the new
- * registration (name, password and locale replaced, a new code), so nobody can hold an address
- * they cannot read. The code is sent before anything is written: a failed send leaves no account.
+ * registration (name, password, locale and registering browser replaced, a new code), so nobody can
+ * hold an address they cannot read; what it set survives activation only when the code is typed in
+ * the browser that registered (registrant-browser.ts). The code is sent before anything is written:
+ * a failed send leaves no account.
  */
 export function createRegistrationService(ctx: AppContext, codes: CodeService = createCodeService(ctx)) {
   return {
-    async register(body: RegisterBody, meta: VisitorMeta): Promise<RegisterResponse> {
+    async register(body: RegisterBody, meta: VisitorMeta, registrant: RegistrantBrowser | null): Promise<RegisterResponse> {
       const flow = await resolveFlowClient(ctx, body.clientId);
       requireTenantSwitch(flow, 'registrationAllowed');
       const { username, kind } = checkUsername(flow, body.username, usernameKinds(flow, 'register'), { requireCapability: true });
@@ -57,7 +60,7 @@ export function createRegistrationService(ctx: AppContext, codes: CodeService = 
             const users = createUserQueries(trx);
             const identity = kind === 'email' ? { email: username } : { phone_number: username };
             if (existing) {
-              const changes = { name: body.name, password_hash: passwordHash, password_changed_at: now, locale: meta.locale, updated_at: now };
+              const changes = { name: body.name, password_hash: passwordHash, password_changed_at: now, locale: meta.locale, registrant_browser_hash: registrant?.hash ?? null, updated_at: now };
               if (!(await users.updateIfPending(userId, changes))) throw alreadyRegistered(kind);
               // The earlier registration's password is not this person's history.
               await users.clearPasswordHistory(userId);
@@ -72,6 +75,7 @@ export function createRegistrationService(ctx: AppContext, codes: CodeService = 
                 password_changed_at: now,
                 registration_method: 'password',
                 status: 'pending',
+                registrant_browser_hash: registrant?.hash ?? null,
                 created_at: now,
               });
             }

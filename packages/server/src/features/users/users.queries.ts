@@ -27,6 +27,7 @@ const EMPTY_USER = {
   failed_login_count: 0,
   locked_until: null,
   last_failed_login_at: null,
+  registrant_browser_hash: null,
 } satisfies Partial<NewUserRow>;
 
 // Read on every sign-in, userinfo call and ID token: compiled once instead of built at each call.
@@ -105,6 +106,7 @@ export function createUserQueries(db: Executor) {
           failed_login_count: 0,
           locked_until: null,
           last_failed_login_at: null,
+          registrant_browser_hash: null,
           updated_at: at,
         })
         .where('id', '=', id)
