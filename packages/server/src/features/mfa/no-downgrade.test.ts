@@ -87,7 +87,8 @@ describe('2-step verification after every first factor', () => {
     const result = (await bed.server.ctx.provider.Interaction.find(start.challenge))?.result as { login?: { amr?: string[] } } | undefined;
     expect(result?.login?.amr).toEqual(['google', 'otp', 'mfa']);
     const tokens = await finishSignIn(start.browser, url(), start.rp, start.auth, second.body.redirectTo);
-    expect(tokens.claims()?.sub).toBe(userId);
+    // What the relying party gets: the ID token names both steps, and when they happened.
+    expect(tokens.claims()).toMatchObject({ sub: userId, amr: ['google', 'otp', 'mfa'], auth_time: expect.any(Number) });
   });
 
   it('linking by password to an account with 2-step on leads to the second step, not into the account', async () => {
