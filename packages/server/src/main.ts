@@ -3,7 +3,7 @@ import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createAppContext } from './context.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './seed/demo-seed.ts';
-import { ensureAdminConsoleClient } from './features/admin/admin-console-client.ts';
+import { ensureOwnClients } from './features/clients/own-clients.ts';
 import { purgeExpiredPayloads } from './oidc/adapter.ts';
 import { startupFailureMessage } from './db/startup.ts';
 import { startMetricsServer } from './plugins/metrics.ts';
@@ -52,8 +52,7 @@ async function main(): Promise<void> {
 async function start(config: Config): Promise<void> {
   const ctx = await createAppContext(config, { logStream });
   if (config.seedDemo) await seedDemo(ctx);
-  // The admin console's own client, in every mode (once its tenant exists).
-  await ensureAdminConsoleClient(ctx);
+  await ensureOwnClients(ctx);
   const app = await buildApp(ctx, { logStream });
   const metricsServer = await startMetricsServer(ctx.metrics.registry, config, app.log);
 

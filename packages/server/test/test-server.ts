@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { createAppContext, type AppContext } from '../src/context.ts';
 import { buildApp } from '../src/app.ts';
 import { seedDemo } from '../src/seed/demo-seed.ts';
-import { ensureAdminConsoleClient } from '../src/features/admin/admin-console-client.ts';
+import { ensureOwnClients } from '../src/features/clients/own-clients.ts';
 
 export interface TestServer {
   /** Where this instance listens (for a `shareWith` instance, not its PUBLIC_URL, which is the first one's). */
@@ -54,7 +54,7 @@ export async function startTestServer(
   logStream?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
   const ctx = await createAppContext(config, { logStream });
   if (options.seed ?? !shared) await seedDemo(ctx);
-  await ensureAdminConsoleClient(ctx);
+  await ensureOwnClients(ctx);
   const app = await buildApp(ctx, logStream ? { logStream } : { logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   return {

@@ -18,7 +18,7 @@ async function cli(args: string[], extraEnv: Record<string, string> = {}) {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'passgate-cli-admin-'));
-  // Production-like: nothing seeded, so no `account` client and no admin console yet.
+  // Production-like: nothing seeded; the first tenant brings the `account` client, no admin console yet.
   env = { NODE_ENV: 'test', DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}`, LOG_LEVEL: 'silent', PUBLIC_URL: 'https://sso.example.com' };
   expect((await cli(['tenant', 'create', '--id', 'staff', '--name', 'Staff'])).code).toBe(0);
   expect((await cli(['tenant', 'create', '--id', 'acme', '--name', 'Acme'])).code).toBe(0);
@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe('passgate admin', () => {
   it('says what is missing before anything exists', async () => {
-    expect(await cli(['admin', 'grant', '--email', 'ops@example.com', '--role', 'operator'])).toMatchObject({ code: 1, err: expect.stringContaining('--tenant') });
+    expect(await db.selectFrom('clients').select(['id', 'tenant_id']).execute()).toEqual([{ id: 'account', tenant_id: 'staff' }]);
     expect(await cli(['admin', 'grant', '--tenant', 'staff', '--email', 'ops@example.com'])).toMatchObject({ code: 1, err: expect.stringContaining('--role') });
     expect(await cli(['admin', 'grant', '--tenant', 'staff', '--email', 'ops@example.com', '--role', 'root'])).toMatchObject({ code: 1, err: expect.stringContaining('operator, tenant-admin') });
     expect(await cli(['admin', 'bogus'])).toMatchObject({ code: 2, err: expect.stringContaining('admin commands: grant, revoke, list') });

@@ -64,6 +64,9 @@ describe('tenant commands', () => {
     ]);
     expect(created).toMatchObject({ code: 0, err: '' });
     expect(created.out).toContain("Created tenant 'acme'");
+    // The first tenant is the account area's: without its client, /user would sign nobody in.
+    expect(created.out).toContain("The account area (/user) signs in the users of 'acme' (client 'account')");
+    expect(await db.selectFrom('clients').selectAll().where('id', '=', 'account').executeTakeFirst()).toMatchObject({ tenant_id: 'acme', token_endpoint_auth_method: 'none', secret_hash: null });
 
     const list = await json<{ id: string }[]>(['tenant', 'list']);
     expect(list.map((t) => t.id)).toContain('acme');
@@ -89,7 +92,9 @@ describe('tenant commands', () => {
     // Only the given policy field changed; the rest of the policy stayed.
     expect(after).toMatchObject({ name: 'Acme Corp', brandName: null, passwordMaxAgeDays: null, passwordPolicy: { minLength: 8, number: 1, special: 2 } });
 
-    expect((await cli(['tenant', 'create', '--id', 'gone', '--name', 'Gone'])).code).toBe(0);
+    const second = await cli(['tenant', 'create', '--id', 'gone', '--name', 'Gone']);
+    expect(second.code).toBe(0);
+    expect(second.out).not.toContain('account area');
     const removed = await cli(['tenant', 'remove', '--id', 'gone']);
     expect(removed).toMatchObject({ code: 0, out: "Removed tenant 'gone'." });
     expect((await cli(['tenant', 'show', '--id', 'gone'])).err).toBe("--id: tenant 'gone' does not exist");
@@ -194,7 +199,8 @@ describe('client commands', () => {
     expect(await secretMatches(rotated.secret_hash, 'rotated-secret-1')).toBe(true);
 
     const list = await json<{ id: string }[]>(['client', 'list', '--tenant', 'acme']);
-    expect(list.map((c) => c.id)).toEqual(['gen', 'shop']);
+    // 'acme' was the first tenant: the account area's client came with it.
+    expect(list.map((c) => c.id)).toEqual(['account', 'gen', 'shop']);
     expect((await cli(['client', 'remove', '--id', 'gen'])).out).toBe("Removed client 'gen'.");
     expect((await cli(['client', 'show', '--id', 'gen'])).code).toBe(1);
   });

@@ -2,6 +2,7 @@
 import type { AppContext } from '../context.ts';
 import { AdminInputError, type AdminInputProblem } from '../features/admin-input-error.ts';
 import { createTenantService } from '../features/tenants/tenants.service.ts';
+import { ensureAccountClient } from '../features/account/account-client.ts';
 import { createClientService } from '../features/clients/clients.service.ts';
 import { createUserService, type UserStatus } from '../features/users/users.service.ts';
 import { createSessionService } from '../features/sessions/sessions.service.ts';
@@ -110,6 +111,10 @@ export const COMMANDS: Record<string, Command> = {
       flagProblems(problems);
       const tenant = await createTenantService(ctx).create(input, { by: 'cli' });
       io.out(`Created tenant '${tenant.id}' (${tenant.name}).`);
+      // The first tenant is the account area's (/user): its client is made here when missing.
+      if ((await ensureAccountClient(ctx, { realign: false })) === tenant.id) {
+        io.out(`The account area (/user) signs in the users of '${tenant.id}' (client 'account').`);
+      }
     },
   },
   'tenant list': {

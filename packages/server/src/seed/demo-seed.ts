@@ -1,6 +1,8 @@
 import { capabilities } from '@passgate/contract';
 import type { AppContext } from '../context.ts';
 import { createTenantService, inTransaction } from '../features/tenants/tenants.service.ts';
+import { accountClientSettings } from '../features/account/account-client.ts';
+import { ACCOUNT_CLIENT_ID } from '../plugins/account-auth.ts';
 import { createClientService } from '../features/clients/clients.service.ts';
 import { createUserService } from '../features/users/users.service.ts';
 import { createAdminRoleQueries } from '../features/admin/admin-roles.queries.ts';
@@ -55,20 +57,7 @@ async function seed(ctx: AppContext, url: string, actor: { by: string }): Promis
       actor,
     );
 
-    await clients.create(
-      {
-        id: 'account',
-        tenantId: DEMO_TENANT_ID,
-        name: 'Passgate Account',
-        tokenEndpointAuthMethod: 'none',
-        redirectUris: [`${url}/user/callback`],
-        postLogoutRedirectUris: [`${url}/user/dashboard`, `${url}/`],
-        // The account area signs in by itself when opened.
-        initiateLoginUri: `${url}/user/dashboard`,
-        grantTypes: ['authorization_code', 'refresh_token'],
-      },
-      actor,
-    );
+    await clients.create({ id: ACCOUNT_CLIENT_ID, tenantId: DEMO_TENANT_ID, ...accountClientSettings(url) }, actor);
 
     const relyingParty = { tenantId: DEMO_TENANT_ID, tokenEndpointAuthMethod: 'client_secret_basic', redirectUris: [`${url}/demo/callback`], postLogoutRedirectUris: [`${url}/demo`], grantTypes: ['authorization_code', 'refresh_token'] };
     await clients.create(

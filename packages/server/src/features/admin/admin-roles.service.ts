@@ -3,6 +3,7 @@ import { AdminInputError } from '../admin-input-error.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { actorEvent, inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
 import { ensureAdminConsoleClient } from './admin-console-client.ts';
+import { ensureAccountClient } from '../account/account-client.ts';
 import { ADMIN_ROLES, createAdminRoleQueries, type AdminRole, type AdminRoleGrant } from './admin-roles.queries.ts';
 
 export interface RoleChange {
@@ -36,6 +37,8 @@ export function createAdminRoleService(ctx: AppContext) {
     if (role === 'tenant-admin' && !input.tenantId) throw AdminInputError.of('tenantId', 'is required for a tenant admin (the tenant they administer)');
     if (input.tenantId && !(await ctx.tenants.findById(input.tenantId))) throw AdminInputError.of('tenantId', `tenant '${input.tenantId}' does not exist`);
 
+    // The account area's client first: the console's goes to its tenant when no --tenant is given.
+    if (creating) await ensureAccountClient(ctx, { ...(input.tenantId ? { tenantId: input.tenantId } : {}), realign: false });
     const consoleTenantId = creating
       ? await ensureAdminConsoleClient(ctx, { ...(input.tenantId ? { tenantId: input.tenantId } : {}), realign: false })
       : (await ctx.clients.findById('admin-console'))?.tenantId;
