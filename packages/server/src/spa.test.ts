@@ -119,6 +119,36 @@ describe('pages of the single-page app', () => {
     }
   });
 
+  it('comes at once as a page while the database is down or silent, without what it would look up; the API answers 503', async () => {
+    const browser = new TestBrowser();
+    const challenge = await startSignIn(browser, server.url, await authorizationRequest(await relyingParty(server.url, 'demo-app', 'demo-secret')));
+    const clients = server.ctx.clients;
+    const { findById } = clients;
+    const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    try {
+      for (const fault of [() => Promise.reject(down), () => new Promise<never>(() => undefined)]) {
+        clients.findById = fault;
+        for (const path of [`/login?challenge=${challenge}`, '/register', '/user/dashboard', '/']) {
+          const page = await browser.fetch(`${server.url}${path}`);
+          expect(page.status, path).toBe(200);
+          expect(page.headers.get('content-type'), path).toContain('text/html');
+          const html = await page.text();
+          expect(html, path).not.toContain('id="passgate-login-request"');
+          // The configuration still comes with the page: only the account area's social app ids are unknown.
+          expect(/<script type="application\/json" id="passgate-config">(.*?)<\/script>/.exec(html)?.[1], path).toContain('"clientId":"account"');
+        }
+      }
+      clients.findById = () => Promise.reject(down);
+      // The screen's own request is what says so, on the screen the person is on.
+      const api = await browser.fetch(`${server.url}/api/v1/requests/login/${challenge}`);
+      expect(api.status).toBe(503);
+      expect(api.headers.get('retry-after')).toBe('5');
+    } finally {
+      clients.findById = findById;
+    }
+    expect((await browser.fetch(`${server.url}/login?challenge=${challenge}`)).status).toBe(200);
+  });
+
   it('carries the sign-in request in /login and /register, as the API answers it, only for the browser that holds it', async () => {
     const browser = new TestBrowser();
     const challenge = await startSignIn(browser, server.url, await authorizationRequest(await relyingParty(server.url, 'demo-app', 'demo-secret')));

@@ -11,7 +11,9 @@ import { allowedMethodsAt, methodNotAllowed } from './plugins/method-not-allowed
 import { nulCharacterAt } from './plugins/nul-characters.ts';
 import { allowThirdParties, type ThirdParty } from './plugins/security-headers.ts';
 import { readBrowserHold } from './plugins/browser-binding.ts';
-import { runtimeConfigOf } from './features/runtime-config.routes.ts';
+import { runtimeConfigWith } from './features/runtime-config.routes.ts';
+import { ACCOUNT_CLIENT_ID } from './plugins/account-auth.ts';
+import { isDependencyFailure } from './lib/dependency-errors.ts';
 import { loginRequestForPage } from './features/login-flow/login-request-in-page.ts';
 import { injectHead, SpaHead } from './spa-head.ts';
 import { hasSignInShell, injectShell, SHELL_STYLE, signInShell } from './sign-in-shell.ts';
@@ -72,17 +74,21 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     }
     // A value holding U+0000 names no client or request (plugins/nul-characters.ts): the page renders
     // without them, and the screen's own call to the API gets the 400 that says so.
-    const { client, uiLocales } = nulCharacterAt(request.query) === undefined ? ((await clientOfPage(ctx, request)) ?? {}) : {};
+    // Looked up while the page's own client and request are (handled now: it is awaited only later).
+    const accountClient = withinPageBudget(ctx.clients.findById(ACCOUNT_CLIENT_ID), undefined);
+    accountClient.catch(() => undefined);
+    const { client, uiLocales } = nulCharacterAt(request.query) === undefined ? ((await withinPageBudget(clientOfPage(ctx, request), undefined)) ?? {}) : {};
     allowThirdParties(reply, https, client ? thirdPartiesOf(client, path) : []);
     // The runtime configuration, the page's chunks and the client's logo (the largest thing a
     // sign-in screen paints) come with the HTML: the first load of /login starts them all at once,
     // without a request chain in front.
     const images = client?.logoUri ? [client.logoUri] : [];
-    const loginRequest = client && REQUEST_IN_PAGE.has(path) ? await loginRequestOfPage(ctx, request, reply) : null;
+    const loginRequest = client && REQUEST_IN_PAGE.has(path) ? await withinPageBudget(loginRequestOfPage(ctx, request, reply), null) : null;
     const locale = startLocale(request);
     // Unless the address or the user's own choice names the language, the screen switches to the one the request or the client asks for.
     const clientLocale = queryLocale(request) || chosenLocale(request) ? undefined : (firstSupportedLocale(uiLocales) ?? client?.i18n.defaultLocale);
-    const head = (await loadHead()).render(path, locale, await runtimeConfigOf(ctx), { images, loginRequest, clientLocale });
+    const config = runtimeConfigWith(ctx, await accountClient);
+    const head = (await loadHead()).render(path, locale, config, { images, loginRequest, clientLocale });
     // A page that carries a sign-in request (its login_hint may be an address) is for this browser only.
     const cache = loginRequest ? 'private, no-store' : 'no-cache';
     const shell = shellOfPage(path, locale, loginRequest, inline);
@@ -91,6 +97,29 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     // The language cookie changes the page (its texts, preloads and lang): a cache must not hand one browser's to another.
     return reply.type('text/html; charset=utf-8').header('cache-control', cache).header('vary', 'cookie').send(encodePage(request, reply, page));
   });
+}
+
+/**
+ * How long a page waits for what it looks up to fill itself in (its sign-in request, its client,
+ * the account area's client). They are conveniences: the screen asks the API for all of them
+ * anyway. So while the database or Redis is down or silent, a page does not wait for their
+ * timeouts (up to 11 s) nor fail as the API's JSON: it comes at once without them, and the
+ * screen's own request then shows 'temporarily unavailable' where the person is.
+ */
+export const PAGE_LOOKUP_BUDGET_MS = 1000;
+
+function withinPageBudget<T, N>(lookup: Promise<T>, none: N): Promise<T | N> {
+  const guarded = lookup.catch((error: unknown) => {
+    if (isDependencyFailure(error)) return none;
+    throw error;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<N>((resolve) => {
+    timer = setTimeout(() => resolve(none), PAGE_LOOKUP_BUDGET_MS);
+  });
+  // A lookup that fails after the page went without it has nobody left to tell.
+  guarded.catch(() => undefined);
+  return Promise.race([guarded, late]).finally(() => clearTimeout(timer));
 }
 
 /**

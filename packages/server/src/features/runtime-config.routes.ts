@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { runtimeConfigSchema, type RuntimeConfig } from '@passgate/contract';
 import type { AppContext } from '../context.ts';
 import { ACCOUNT_CLIENT_ID } from '../plugins/account-auth.ts';
+import type { ClientRecord } from './clients/clients.queries.ts';
 import { ADMIN_CONSOLE_CLIENT_ID } from './admin/admin-auth.ts';
 
 /**
@@ -10,8 +11,12 @@ import { ADMIN_CONSOLE_CLIENT_ID } from './admin/admin-auth.ts';
  * carries it in its HTML (spa.ts), so a first load does not wait for a request to learn it.
  */
 export async function runtimeConfigOf(ctx: AppContext): Promise<RuntimeConfig> {
+  return runtimeConfigWith(ctx, await ctx.clients.findById(ACCOUNT_CLIENT_ID));
+}
+
+/** The runtime configuration given the account area's client (undefined: no social app ids). */
+export function runtimeConfigWith(ctx: Pick<AppContext, 'config'>, account: ClientRecord | undefined): RuntimeConfig {
   const { publicUrl, issuer } = ctx.config;
-  const account = await ctx.clients.findById(ACCOUNT_CLIENT_ID);
   return {
     apiUrl: `${publicUrl}/api`,
     authority: issuer,
