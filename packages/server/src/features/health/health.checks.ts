@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Db } from '../../db/database.ts';
 
 /** What a check answers: 'ok', 'not configured', or a short reason safe to show without authentication. */
-export type CheckResult = 'ok' | 'not configured' | 'timeout' | 'unreachable' | 'read-only' | 'disk full';
+export type CheckResult = 'ok' | 'not configured' | 'timeout' | 'unreachable' | 'locked' | 'read-only' | 'disk full';
 
 /** A check's failure: `reason` is answered, `detail` only logged (it may name hosts or files). */
 export class CheckFailure extends Error {
@@ -26,8 +26,8 @@ const ROLLBACK = Symbol('rollback');
  * Whether the database takes writes, not only reads: a read-only or full database serves sign-in
  * pages and then fails every sign-in. Probes come every few seconds, so nothing is committed:
  * - SQLite: a table created and rolled back in one transaction (takes the write lock and allocates
- *   a page, so a read-only file, a busy lock past its timeout or a database at max_page_count
- *   fails it, with nothing written to disk), and the free space of the file system, since in WAL
+ *   a page, so a read-only file, a lock held elsewhere or a database at max_page_count fails it,
+ *   with nothing written to disk), and the free space of the file system, since in WAL
  *   mode a full disk shows only at commit or checkpoint.
  * - PostgreSQL: one round trip asking whether the session is read-only (a hot standby after a
  *   failover, or default_transaction_read_only).
@@ -50,14 +50,31 @@ export async function checkDatabase(db: Db, databaseUrl: string): Promise<void> 
 async function checkSqlite(db: Db, file: string): Promise<void> {
   try {
     await db.transaction().execute(async (trx) => {
-      await sql`create table passgate_health_probe (x integer)`.execute(trx);
-      await sql`insert into passgate_health_probe (x) values (1)`.execute(trx);
+      // SQLite waits for a lock held by another process (the sqlite3 shell, a backup) inside the
+      // statement, and better-sqlite3 runs statements on the event loop: the probe would freeze
+      // every request, liveness included, for DATABASE_BUSY_TIMEOUT_MS. It asks without waiting
+      // ('locked'), on the one connection it holds for the transaction, and puts the wait back.
+      const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(trx);
+      await sql`pragma busy_timeout = 0`.execute(trx);
+      try {
+        await sql`create table passgate_health_probe (x integer)`.execute(trx);
+        await sql`insert into passgate_health_probe (x) values (1)`.execute(trx);
+      } finally {
+        await sql.raw(`pragma busy_timeout = ${Number(rows[0]?.timeout ?? 0)}`).execute(trx);
+      }
       throw ROLLBACK;
     });
   } catch (error) {
     if (error !== ROLLBACK) {
       const code = (error as { code?: unknown }).code;
-      const reason = code === 'SQLITE_FULL' ? 'disk full' : code === 'SQLITE_READONLY' || /readonly/i.test(String(code)) ? 'read-only' : 'unreachable';
+      const reason =
+        code === 'SQLITE_FULL'
+          ? 'disk full'
+          : code === 'SQLITE_READONLY' || /readonly/i.test(String(code))
+            ? 'read-only'
+            : typeof code === 'string' && code.startsWith('SQLITE_BUSY')
+              ? 'locked'
+              : 'unreachable';
       throw new CheckFailure(reason, `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}`);
     }
   }

@@ -65,6 +65,27 @@ describe('health probes', () => {
     expect(server.logs.some((line) => line.includes('SQLITE_READONLY'))).toBe(true);
   });
 
+  it.skipIf(Boolean(postgresUrl))('answers ready (503, locked) at once while another process holds the SQLite write lock, and live meanwhile', async () => {
+    // A wait as long as the test's own limit: a probe that waited for the lock would never answer in time.
+    const locked = await startTestServer({ env: { DATABASE_BUSY_TIMEOUT_MS: '120000' } });
+    const { default: SQLite } = await import('better-sqlite3');
+    const other = new SQLite(locked.ctx.config.databaseUrl.slice('sqlite:'.length));
+    try {
+      other.exec('BEGIN EXCLUSIVE');
+      const [ready, live] = await Promise.all([probe(locked, '/health/ready'), probe(locked, '/health/live')]);
+      expect(ready).toMatchObject({ status: 503, retryAfter: '5', body: { checks: { database: 'locked' } } });
+      expect(live).toMatchObject({ status: 200 });
+      other.exec('ROLLBACK');
+      expect(await probe(locked, '/health/ready')).toMatchObject({ status: 200, body: { checks: { database: 'ok' } } });
+      // The probe put the connection's wait back: the server's own writes still wait for a lock.
+      const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(locked.ctx.db);
+      expect(rows[0]?.timeout).toBe(120000);
+    } finally {
+      other.close();
+      await locked.close();
+    }
+  });
+
   it.skipIf(!postgresUrl)('fails ready on PostgreSQL when the sessions are read-only (a standby after a failover)', async () => {
     // The same data through sessions that refuse writes, as the database behind the pool.
     const replicaUrl = new URL(server.ctx.config.databaseUrl);
