@@ -26,8 +26,9 @@ describe('the provider error page', () => {
 
   const AUTH = 'response_type=code&scope=openid&code_challenge=abcdefghijklmnopqrstuvwxyzabcdefghijklmnopq&code_challenge_method=S256';
 
-  async function open(path: string, cookie?: string) {
-    const response = await fetch(`${server.url}${path}`, { redirect: 'manual', headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) } });
+  async function open(path: string, cookie?: string, acceptLanguage?: string) {
+    const headers = { accept: 'text/html', ...(cookie ? { cookie } : {}), ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}) };
+    const response = await fetch(`${server.url}${path}`, { redirect: 'manual', headers });
     const html = await response.text();
     const text = visibleText(html);
     return {
@@ -115,6 +116,14 @@ describe('the provider error page', () => {
     expect(page.heading).toBe('Sign-in request refused');
     // The request's own language wins over the cookie.
     expect((await open(`/oidc/auth?client_id=nope&redirect_uri=http://evil&${AUTH}&ui_locales=vi`, 'passgate_locale=en')).lang).toBe('vi');
+  });
+
+  it("speaks the browser's language when neither the request nor the switcher names one, else Vietnamese", async () => {
+    const refused = `/oidc/auth?client_id=nope&redirect_uri=http://evil&${AUTH}`;
+    expect(await open(refused, undefined, 'en-US,en;q=0.9')).toMatchObject({ lang: 'en', heading: 'Sign-in request refused' });
+    expect((await open(refused, undefined, 'fr-FR,fr;q=0.9')).lang).toBe('vi');
+    expect((await open(refused, 'passgate_locale=vi', 'en-US')).lang).toBe('vi');
+    expect((await open(`${refused}&ui_locales=vi`, undefined, 'en-US')).lang).toBe('vi');
   });
 
   it('keeps the raw error out of the heading and escapes it', async () => {

@@ -1,8 +1,9 @@
-import { DEFAULT_LOCALE, LOCALE_COOKIE, type Locale } from '@passgate/contract';
+import { LOCALE_COOKIE, type Locale } from '@passgate/contract';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { escapeHtml } from '../lib/html.ts';
 import { parseCookieHeader } from '../lib/cookies.ts';
 import { requestedLocale } from './requested-locale.ts';
+import { localeFromAcceptLanguage } from '../messaging/templates/templates.ts';
 
 type Problem = 'unknownClient' | 'redirectUri' | 'postLogoutRedirectUri' | 'invalidRequest' | 'other';
 
@@ -81,5 +82,6 @@ function pageLocale(ctx: KoaContextWithOIDC): Locale {
   // The provider may refuse a request before it has read its parameters (or one posted as a form).
   const params: Record<string, unknown> = { ...ctx.query, ...(ctx.oidc?.params ?? {}) };
   const cookie = parseCookieHeader(ctx.get('cookie')).get(LOCALE_COOKIE);
-  return requestedLocale(params) ?? requestedLocale({ locale: cookie }) ?? DEFAULT_LOCALE;
+  // No client is known to have a language of its own here: the browser's comes before the default.
+  return requestedLocale(params) ?? requestedLocale({ locale: cookie }) ?? localeFromAcceptLanguage(ctx.get('accept-language') || undefined);
 }
