@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { requestBody } from '../wire.ts';
 import { AVATAR_MAX_BYTES, BIRTHDAY_MIN, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../validation.ts';
 import { genderSchema } from './account.ts';
-import { passwordSchema } from './common.ts';
+import { displayNameSchema, passwordSchema } from './common.ts';
 import { oneTimeCodeSchema } from './visitor.ts';
 
 /**
@@ -13,7 +13,7 @@ import { oneTimeCodeSchema } from './visitor.ts';
 
 /** PATCH /api/v1/me: only the fields sent change; null clears birthday or gender. */
 export const profileUpdateBodySchema = requestBody({
-  name: z.string().trim().min(1).max(NAME_MAX_LENGTH).optional(),
+  name: displayNameSchema(NAME_MAX_LENGTH).optional(),
   birthday: z.number().int().min(BIRTHDAY_MIN).nullable().optional(),
   gender: genderSchema.nullable().optional(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { capabilities } from '../capabilities.ts';
 import { passwordPolicySchema, usernamePolicySchema } from './policies.ts';
+import { displayNameSchema } from './common.ts';
 import {
   clientI18nSchema,
   customRegisterCheckboxSchema,
@@ -18,7 +19,7 @@ const slug = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'lowercase letters, 
 const uri = z.url({ protocol: /^https?$/ }).max(2048);
 
 export const tenantSettingsSchema = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: displayNameSchema(200),
   brandName: z.string().trim().max(200).nullable(),
   termsUri: uri.nullable(),
   privacyUri: uri.nullable(),
@@ -37,7 +38,7 @@ export const tenantSettingsSchema = z.object({
 });
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
 
-export const tenantCreateSchema = tenantSettingsSchema.partial().extend({ id: slug, name: z.string().trim().min(1).max(200) });
+export const tenantCreateSchema = tenantSettingsSchema.partial().extend({ id: slug, name: displayNameSchema(200) });
 export type TenantCreate = z.infer<typeof tenantCreateSchema>;
 export const tenantUpdateSchema = tenantSettingsSchema.partial();
 export type TenantUpdateInput = z.infer<typeof tenantUpdateSchema>;
@@ -47,7 +48,7 @@ export const tokenEndpointAuthMethodSchema = z.enum(['none', 'client_secret_basi
 
 export const clientSettingsSchema = z.object({
   tenantId: slug,
-  name: z.string().trim().min(1).max(200),
+  name: displayNameSchema(200),
   logoUri: uri.nullable(),
   theme: themeSchema,
   i18n: clientI18nSchema,
@@ -79,7 +80,7 @@ export type ClientSettings = z.infer<typeof clientSettingsSchema>;
 export const clientCreateSchema = clientSettingsSchema.partial().extend({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, ., - and _, at most 100 characters'),
   tenantId: slug,
-  name: z.string().trim().min(1).max(200),
+  name: displayNameSchema(200),
   redirectUris: z.array(uri).min(1).max(20),
 });
 export type ClientCreate = z.infer<typeof clientCreateSchema>;

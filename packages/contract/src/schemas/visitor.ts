@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requestBody } from '../wire.ts';
 import { NAME_MAX_LENGTH } from '../validation.ts';
-import { challengeSchema, clientIdSchema, passwordSchema, usernameSchema } from './common.ts';
+import { challengeSchema, clientIdSchema, displayNameSchema, passwordSchema, usernameSchema } from './common.ts';
 
 /**
  * The visitor flow (SPEC.md sections 2, 4 and 7): registration, activation, password recovery.
@@ -18,7 +18,7 @@ export const registerBodySchema = requestBody({
   clientId: clientIdSchema,
   username: usernameSchema,
   password: passwordSchema,
-  name: z.string().trim().min(1).max(NAME_MAX_LENGTH),
+  name: displayNameSchema(NAME_MAX_LENGTH),
   recaptchaToken,
   /** The sign-in request the visitor came from, so activation can finish it. */
   challenge: optionalChallenge,

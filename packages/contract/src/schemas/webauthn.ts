@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requestBody } from '../wire.ts';
 import { DEVICE_NAME_MAX_LENGTH } from '../validation.ts';
-import { challengeSchema, clientIdSchema, usernameSchema } from './common.ts';
+import { challengeSchema, clientIdSchema, displayNameSchema, usernameSchema } from './common.ts';
 import { oneTimeCodeSchema } from './visitor.ts';
 
 /**
@@ -108,7 +108,7 @@ export type WebauthnRegistrationOptions = z.infer<typeof webauthnRegistrationOpt
 /** POST /api/v1/webauthn-credentials/register?challenge=… */
 export const webauthnRegisterQuerySchema = z.object({ challenge: challengeSchema });
 export const webauthnRegisterBodySchema = requestBody({
-  deviceName: z.string().trim().min(1).max(DEVICE_NAME_MAX_LENGTH),
+  deviceName: displayNameSchema(DEVICE_NAME_MAX_LENGTH),
   publickeyCredential: registrationResponseJsonSchema,
   /** `options.challenge` of the GET. */
   registrationChallenge: base64url,

@@ -115,6 +115,17 @@ describe('registration and activation', () => {
     expect(await confirm({ username: 'squat@example.com', code: ownerCode })).toEqual({ status: 200, body: {} });
   });
 
+  it('refuses a name holding a control character (1002, field name), writing nothing and sending nothing', async () => {
+    for (const name of ['A\u0007B', 'Ann\nSmith', 'Tab\there', 'C1\u0085']) {
+      const username = `control-${name.length}-${name.charCodeAt(1)}@example.com`;
+      expect(await register({ username, password: 'Str0ng!pass9x', name })).toMatchObject({ status: 400, body: { error: { code: 1002, field: 'name' } } });
+      expect(await userRow(server.ctx, 'demo', username)).toBeUndefined();
+      expect(await messageCount(server.ctx, username)).toBe(0);
+    }
+    // Letters of every script stay welcome, spaces inside too.
+    expect((await register({ username: 'vietnamese-name@example.com', password: 'Str0ng!pass9x', name: 'Nguyễn Thị Ánh' })).status).toBe(200);
+  });
+
   it('refuses a password on the list of common breached passwords (1104, field password), in any case, writing nothing and sending nothing', async () => {
     const before = await userCount();
     for (const password of ['password123', 'PASSWORD123', 'Qwerty123', 'iloveyou1']) {
