@@ -316,18 +316,30 @@ describe('keys commands', () => {
     const signing = listed.out.split('\n').filter((l) => / signing$/.test(l));
     expect(signing).toHaveLength(2);
 
+    // Step 1: new keys published, the same ones still sign.
+    const published = await cli(['keys', 'rotate-signing']);
+    expect(published.code, published.err).toBe(0);
+    expect(published.out).toContain('Step 1 of 2');
+    expect(published.out.split('\n').filter((l) => / signing$/.test(l))).toEqual(signing);
+    const next = published.out.split('\n').filter((l) => /next: published, signs after the next rotation$/.test(l));
+    expect(next).toHaveLength(2);
+    expect(published.out).toContain('restart every instance');
+    expect(published.out).toContain("run 'keys rotate-signing' again");
+
+    // Step 2: they sign; the keys that signed before only verify, until the longest token lifetime (1 h by default) has passed.
     const rotated = await cli(['keys', 'rotate-signing']);
     expect(rotated.code, rotated.err).toBe(0);
+    expect(rotated.out).toContain('Step 2 of 2');
     const lines = rotated.out.split('\n');
-    expect(lines.filter((l) => / signing$/.test(l))).toHaveLength(2);
-    // The keys that signed before now only verify, until the longest token lifetime (1 h by default) has passed.
+    const kids = (list: string[]) => list.map((l) => l.trim().split(' ')[0]).sort();
+    expect(kids(lines.filter((l) => / signing$/.test(l)))).toEqual(kids(next));
     const verifying = lines.filter((l) => /verifying only, published until \d{4}-\d\d-\d\dT/.test(l));
-    expect(verifying.map((l) => l.trim().split(' ')[0]).sort()).toEqual(signing.map((l) => l.trim().split(' ')[0]).sort());
+    expect(kids(verifying)).toEqual(kids(signing));
     expect(rotated.out).toContain('restart every instance');
 
     const cookies = await cli(['keys', 'rotate-cookies']);
     expect(cookies.code, cookies.err).toBe(0);
-    expect(cookies.out).toContain('New cookie key added');
+    expect(cookies.out).toContain('The next cookie key');
     await cli(['keys', 'rotate-cookies']);
 
     // Still sealed with APP_SECRET: no private key member and nothing readable in the stored rows.

@@ -66,9 +66,9 @@ const clientSecretFrom = (values: Values, io: CliIo): Values =>
 const keyService = (ctx: AppContext) => createKeyService({ db: ctx.db, config: ctx.config, keys: ctx.keys });
 
 function keyLines(io: CliIo, keys: SigningKeyView[]): void {
-  for (const key of keys) {
-    io.out(`  ${key.kid} ${key.alg.padEnd(5)} ${key.status === 'signing' ? 'signing' : `verifying only, published until ${new Date(key.retiresAt ?? 0).toISOString()}`}`);
-  }
+  const state = (key: SigningKeyView) =>
+    key.status === 'signing' ? 'signing' : key.status === 'next' ? 'next: published, signs after the next rotation' : `verifying only, published until ${new Date(key.retiresAt ?? 0).toISOString()}`;
+  for (const key of keys) io.out(`  ${key.kid} ${key.alg.padEnd(5)} ${state(key)}`);
 }
 
 /** An operator setting a person's password is held to the list registration and reset use. */
@@ -87,18 +87,25 @@ export const COMMANDS: Record<string, Command> = {
   'keys rotate-signing': {
     flags: [],
     async run({ ctx, io }) {
-      const keys = await keyService(ctx).rotateSigningKeys();
-      io.out('New signing keys added; the previous ones only verify, until the longest token lifetime has passed:');
-      keyLines(io, keys);
-      io.out('Keys past that time are retired at the next start or rotation.');
-      io.out(RESTART_NOTE);
+      const { step, keys } = await keyService(ctx).rotateSigningKeys();
+      if (step === 'published') {
+        io.out('Step 1 of 2: new signing keys added, published but not signing yet:');
+        keyLines(io, keys);
+        io.out(RESTART_NOTE);
+        io.out("Then run 'keys rotate-signing' again: they sign from then on, on each instance once it restarts, and every instance already publishes them.");
+      } else {
+        io.out('Step 2 of 2: the keys published at step 1 sign now; the previous ones only verify, until the longest token lifetime has passed:');
+        keyLines(io, keys);
+        io.out('Keys past that time are retired at the next start or rotation.');
+        io.out(RESTART_NOTE);
+      }
     },
   },
   'keys rotate-cookies': {
     flags: [],
     async run({ ctx, io }) {
       const { kept } = await keyService(ctx).rotateCookieKeys();
-      io.out(`New cookie key added; it signs, the ${kept - 1} previous one(s) kept still verify (older ones dropped).`);
+      io.out(`The next cookie key (known to every instance since the last rotation or restart) signs now, a new next one is added, and the ${kept - 2} before still verify (older ones dropped).`);
       io.out(RESTART_NOTE);
     },
   },

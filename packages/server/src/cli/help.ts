@@ -45,8 +45,10 @@ Commands:
   admin revoke --email <address> --role operator|tenant-admin [--tenant <tenant>]
   admin list                           every admin and their roles
   keys list                            the signing keys and which of them sign
-  keys rotate-signing                  new signing keys sign; the previous ones verify until the longest token lifetime has passed
-  keys rotate-cookies                  a new cookie key signs; the previous two still verify
+  keys rotate-signing                  in two steps, each followed by a restart of every instance: new signing keys published,
+                                       then signing (the previous ones verify until the longest token lifetime has passed)
+  keys rotate-cookies                  the next cookie key (known to every instance) signs, a new next one is added;
+                                       the previous two still verify
   help
 
 Flag values:

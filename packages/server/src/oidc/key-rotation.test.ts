@@ -86,7 +86,7 @@ async function signInIdToken(server: TestServer): Promise<string> {
 const kidOf = (jwt: string) => (JSON.parse(Buffer.from(jwt.split('.')[0] as string, 'base64url').toString()) as { kid: string }).kid;
 
 describe('signing key rotation, end to end', () => {
-  it('signs with the new key at once, still verifies tokens signed before, and retires the old key after the overlap', async () => {
+  it('publishes new keys first and signs with them at the second step, so no instance ever signs with a key another does not publish; retires the old key after the overlap', async () => {
     const servers = await restartableServer();
     let server = servers.current();
     const restart = async () => {
@@ -97,24 +97,36 @@ describe('signing key rotation, end to end', () => {
     const oldKid = kidOf(before);
     expect((await publishedJwks(server)).keys.map((k) => k.kid)).toContain(oldKid);
 
-    // What `keys rotate-signing` calls.
+    // Step 1 (what the first `keys rotate-signing` calls): new keys, published, not signing.
+    const published = await createKeyService(server.ctx).rotateSigningKeys();
+    expect(published.step).toBe('published');
+    expect(published.keys.filter((k) => k.status === 'next').map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
+    expect(published.keys.find((k) => k.kid === oldKid)).toMatchObject({ status: 'signing' });
+    const newKid = published.keys.find((k) => k.status === 'next' && k.alg === 'RS256')!.kid;
+    await restart();
+    // Every instance restarted after step 1 publishes the next keys and still signs with the old one.
+    const afterStepOne = await publishedJwks(server);
+    expect(afterStepOne.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([oldKid, newKid]));
+    expect(kidOf(await signInIdToken(server))).toBe(oldKid);
+
+    // Step 2: they sign; the old keys only verify until the overlap has passed.
     const rotatedAt = Date.now();
-    const keys = await createKeyService(server.ctx).rotateSigningKeys({ now: rotatedAt });
-    expect(keys.filter((k) => k.status === 'signing').map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
-    expect(keys.find((k) => k.kid === oldKid)).toMatchObject({ status: 'verifying', retiresAt: rotatedAt + signingKeyOverlapMs(server.ctx.config) });
+    const signing = await createKeyService(server.ctx).rotateSigningKeys({ now: rotatedAt });
+    expect(signing.step).toBe('signing');
+    expect(signing.keys.find((k) => k.kid === newKid)).toMatchObject({ status: 'signing', alg: 'RS256' });
+    expect(signing.keys.find((k) => k.kid === oldKid)).toMatchObject({ status: 'verifying', retiresAt: rotatedAt + signingKeyOverlapMs(server.ctx.config) });
     await restart();
 
     const jwks = await publishedJwks(server);
-    expect(jwks.keys.map((k) => k.kid)).toContain(oldKid);
     for (const key of jwks.keys) expect(key).not.toHaveProperty('d');
     // A relying party holding a token from before the rotation still verifies it at the JWKS.
     expect(verifiesAgainst(before, jwks)).toBe(true);
-
     const after = await signInIdToken(server);
-    const newKid = kidOf(after);
-    expect(newKid).not.toBe(oldKid);
-    expect(keys.find((k) => k.kid === newKid)).toMatchObject({ status: 'signing', alg: 'RS256' });
+    expect(kidOf(after)).toBe(newKid);
     expect(verifiesAgainst(after, jwks)).toBe(true);
+    // An instance not restarted since step 1 (it publishes what afterStepOne shows) verifies it too:
+    // during the rolling restart of step 2, a relying party may fetch the JWKS from either.
+    expect(verifiesAgainst(after, afterStepOne)).toBe(true);
 
     // A restart within the overlap keeps the old key published.
     await restart();
@@ -175,7 +187,7 @@ describe('signing key rotation, end to end', () => {
     expect((await silently()).get('error')).toBe('login_required');
   });
 
-  it('puts a new cookie key first and keeps the newest three', async () => {
+  it('signs cookies with the next key, which every instance started before the rotation already holds, and keeps two before it', async () => {
     const server = await startTestServer({ seed: false });
     cleanups.push(() => server.close());
     const service = createKeyService(server.ctx);
@@ -184,13 +196,16 @@ describe('signing key rotation, end to end', () => {
 
     await service.rotateCookieKeys();
     const second = (await loadServerSecrets(server.ctx.db, server.ctx.config)).cookieKeys;
-    expect(second.slice(1)).toEqual(first);
+    // The key that signs now was the second one (verified by instances not restarted yet); the one that signed still verifies.
+    expect(second[0]).toBe(first[1]);
+    expect(second.slice(2)).toEqual([first[0]]);
+    expect(first).not.toContain(second[1]);
 
     await service.rotateCookieKeys();
-    const third = (await loadServerSecrets(server.ctx.db, server.ctx.config)).cookieKeys;
-    expect(third).toHaveLength(3);
-    expect(third.slice(1)).toEqual(second.slice(0, 2));
-    expect(third).not.toContain(first[1]);
+    await service.rotateCookieKeys();
+    const fourth = (await loadServerSecrets(server.ctx.db, server.ctx.config)).cookieKeys;
+    expect(fourth).toHaveLength(4);
+    expect(fourth).not.toContain(first[0]);
   });
 });
 

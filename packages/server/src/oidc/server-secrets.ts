@@ -17,10 +17,16 @@ export interface ServerSecrets {
 
 type Jwk = Record<string, unknown>;
 
-/** The stored signing keys, newest first, and when each older key stopped signing (ms). */
+/**
+ * The stored signing keys in the order the provider gets them (it signs with the first key of each
+ * algorithm): those that sign, then the next ones (published, not signing yet), then those that
+ * only verify, with when each of these stopped signing (ms).
+ */
 interface StoredSigningKeys {
   keys: Jwk[];
   supersededAt: Record<string, number>;
+  /** The kids of keys published ahead of signing: the next rotation makes them sign. */
+  next: string[];
 }
 
 /** Keys that cannot be read or rotated: a wrong APP_SECRET, or keys that come from the environment. */
@@ -29,8 +35,13 @@ export class ServerSecretsError extends Error {}
 const JWKS_ROW = 'oidc_jwks';
 const COOKIES_ROW = 'cookie_keys';
 const APP_SECRET_ROW = 'app_secret';
-/** The provider signs cookies with the first key; the older ones keep sessions signed before a rotation or two valid. */
-const COOKIE_KEYS_KEPT = 3;
+/**
+ * Cookie keys: the provider signs with the first and verifies with all. The second is the next one,
+ * known to every instance before it signs: a rotation makes it the first and puts a new next one
+ * second, so instances restarted after a rotation sign cookies that those not restarted yet accept.
+ * The two after them keep sessions signed before a rotation or two valid.
+ */
+const COOKIE_KEYS_KEPT = 4;
 
 interface Deps {
   db: Db;
@@ -96,10 +107,10 @@ function generateSigningKeys(): Jwk[] {
   ];
 }
 
-const freshSigningKeys = (): StoredSigningKeys => ({ keys: generateSigningKeys(), supersededAt: {} });
+const freshSigningKeys = (): StoredSigningKeys => ({ keys: generateSigningKeys(), supersededAt: {}, next: [] });
 
-// Earlier versions stored a bare JWKS ({"keys":[…]}).
-const normalized = (stored: Partial<StoredSigningKeys>): StoredSigningKeys => ({ keys: stored.keys ?? [], supersededAt: stored.supersededAt ?? {} });
+// Earlier versions stored a bare JWKS ({"keys":[…]}), then no next keys.
+const normalized = (stored: Partial<StoredSigningKeys>): StoredSigningKeys => ({ keys: stored.keys ?? [], supersededAt: stored.supersededAt ?? {}, next: stored.next ?? [] });
 
 /**
  * How long a superseded signing key stays published: the longest lifetime of a token whose
@@ -116,7 +127,27 @@ function withoutRetired(stored: StoredSigningKeys, now: number, overlapMs: numbe
   return {
     keys: stored.keys.filter((key) => !retired.has(key.kid as string)),
     supersededAt: Object.fromEntries(Object.entries(stored.supersededAt).filter(([kid]) => !retired.has(kid))),
+    next: stored.next,
   };
+}
+
+/**
+ * A rotation in two steps, each followed by a restart of every instance, so that no instance ever
+ * signs with a key another one does not publish yet: the first adds new keys after the signing
+ * ones (published by every instance once restarted, signing nowhere); the second makes them sign,
+ * and the keys that signed before only verify until the overlap has passed.
+ */
+function rotated(set: StoredSigningKeys, now: number): StoredSigningKeys {
+  const isNext = (key: Jwk) => set.next.includes(key.kid as string);
+  if (set.next.length === 0) {
+    const fresh = generateSigningKeys();
+    const signing = set.keys.filter((key) => set.supersededAt[key.kid as string] === undefined);
+    const verifying = set.keys.filter((key) => set.supersededAt[key.kid as string] !== undefined);
+    return { keys: [...signing, ...fresh, ...verifying], supersededAt: set.supersededAt, next: fresh.map((key) => key.kid as string) };
+  }
+  const supersededAt = { ...set.supersededAt };
+  for (const key of set.keys) if (!isNext(key)) supersededAt[key.kid as string] ??= now;
+  return { keys: [...set.keys.filter(isNext), ...set.keys.filter((key) => !isNext(key))], supersededAt, next: [] };
 }
 
 export async function loadServerSecrets(db: Db, config: Config, options: { now?: number } = {}): Promise<ServerSecrets> {
@@ -159,17 +190,18 @@ async function developmentAppSecret(db: Db, config: Config): Promise<string> {
 export interface SigningKeyView {
   kid: string;
   alg: string;
-  /** Signing keys sign new tokens; verifying ones only stay published until `retiresAt`. */
-  status: 'signing' | 'verifying';
+  /** Signing keys sign new tokens; next ones are published and sign after the next rotation; verifying ones only stay published until `retiresAt`. */
+  status: 'signing' | 'next' | 'verifying';
   retiresAt?: number;
 }
 
 function describeSigningKeys(stored: StoredSigningKeys, overlapMs: number): SigningKeyView[] {
   return stored.keys.map((key) => {
-    const supersededAt = stored.supersededAt[key.kid as string];
-    return supersededAt === undefined
-      ? { kid: key.kid as string, alg: key.alg as string, status: 'signing' }
-      : { kid: key.kid as string, alg: key.alg as string, status: 'verifying', retiresAt: supersededAt + overlapMs };
+    const kid = key.kid as string;
+    const alg = key.alg as string;
+    const supersededAt = stored.supersededAt[kid];
+    if (supersededAt !== undefined) return { kid, alg, status: 'verifying', retiresAt: supersededAt + overlapMs };
+    return { kid, alg, status: stored.next.includes(kid) ? 'next' : 'signing' };
   });
 }
 
@@ -191,20 +223,21 @@ export function createKeyService(deps: Deps) {
     },
 
     /**
-     * New RS256 and ES256 keys, placed first: oidc-provider signs with the first key of an
-     * algorithm in `jwks.keys` order and publishes all of them, so the previous keys still verify
-     * tokens signed before until the overlap has passed. Keys past their overlap leave now.
+     * One step of a rotation (see `rotated`): new RS256 and ES256 keys published after the signing
+     * ones, or, when such next keys exist, those made the signing ones (oidc-provider signs with the
+     * first key of an algorithm in `jwks.keys` order and publishes all of them), the previous keys
+     * verifying tokens signed before until the overlap has passed. Keys past their overlap leave now.
      */
-    async rotateSigningKeys(options: { now?: number } = {}): Promise<SigningKeyView[]> {
+    async rotateSigningKeys(options: { now?: number } = {}): Promise<{ step: 'published' | 'signing'; keys: SigningKeyView[] }> {
       if (deps.config.oidcJwks) refuseFromEnvironment('OIDC_JWKS');
       const now = options.now ?? Date.now();
+      let step: 'published' | 'signing' = 'published';
       const stored = await updateStored<Partial<StoredSigningKeys>>(deps, JWKS_ROW, freshSigningKeys, (current) => {
         const set = withoutRetired(normalized(current), now, overlap) ?? normalized(current);
-        const supersededAt = { ...set.supersededAt };
-        for (const key of set.keys) supersededAt[key.kid as string] ??= now;
-        return { keys: [...generateSigningKeys(), ...set.keys], supersededAt };
+        step = set.next.length > 0 ? 'signing' : 'published';
+        return rotated(set, now);
       });
-      return describeSigningKeys(normalized(stored ?? {}), overlap);
+      return { step, keys: describeSigningKeys(normalized(stored ?? {}), overlap) };
     },
 
     /** Removes the superseded keys whose overlap has passed (start-up does the same). */
@@ -215,10 +248,13 @@ export function createKeyService(deps: Deps) {
       return describeSigningKeys(normalized(stored ?? {}), overlap);
     },
 
-    /** A new cookie key first (the provider signs with it and verifies with all); the oldest beyond three are dropped. */
+    /** The next cookie key signs, a new next one follows it, the one that signed and one before it still verify (COOKIE_KEYS_KEPT). */
     async rotateCookieKeys(): Promise<{ kept: number }> {
       if (deps.config.cookieKeys) refuseFromEnvironment('COOKIE_KEYS');
-      const keys = await updateStored<string[]>(deps, COOKIES_ROW, () => [randomToken(32)], (current) => [randomToken(32), ...current].slice(0, COOKIE_KEYS_KEPT));
+      const keys = await updateStored<string[]>(deps, COOKIES_ROW, () => [randomToken(32), randomToken(32)], (current) => {
+        const [signing, next, ...older] = current;
+        return [next ?? randomToken(32), randomToken(32), ...(signing ? [signing] : []), ...older].slice(0, COOKIE_KEYS_KEPT);
+      });
       return { kept: keys?.length ?? 0 };
     },
   };
