@@ -68,7 +68,7 @@ describe('health probes', () => {
   it.skipIf(Boolean(postgresUrl))('answers ready (503, locked) at once while another process holds the SQLite write lock, and live meanwhile', async () => {
     // A wait as long as the test's own limit: a probe that waited for the lock would never answer in time.
     const locked = await startTestServer({ env: { DATABASE_BUSY_TIMEOUT_MS: '120000' } });
-    const { default: SQLite } = await import('better-sqlite3');
+    const { SQLite } = await import('../../db/sqlite-driver.ts');
     const other = new SQLite(locked.ctx.config.databaseUrl.slice('sqlite:'.length));
     try {
       other.exec('BEGIN EXCLUSIVE');
