@@ -48,7 +48,19 @@ export function checkUsername(flow: FlowClient, raw: string, kinds: UsernameKind
   const kind: UsernameKind = username.includes('@') ? 'email' : 'phone';
   if (options.requireCapability && !kinds.includes(kind)) throw new ApiError(ErrorCode.ClientLacksPermission, 403, 'username');
   if (!classifyUsername(username, kinds, flow.client.usernamePolicy)) {
-    throw new ApiError(kind === 'email' ? ErrorCode.EmailInvalid : ErrorCode.PhoneInvalid, 400, 'username', `${raw} has an invalid format`);
+    throw new ApiError(invalidUsernameCode(username, kinds), 400, 'username', `${raw} has an invalid format`);
   }
   return { username, kind };
+}
+
+/**
+ * Which of SPEC.md's codes a malformed username gets: the e-mail's when it has an '@', the phone's
+ * when it is made of a phone's characters, else the one of the only kind the screen takes, and
+ * 'phone or e-mail not valid' (1014) when it takes both.
+ */
+function invalidUsernameCode(username: string, kinds: readonly UsernameKind[]): ErrorCode {
+  if (username.includes('@')) return ErrorCode.EmailInvalid;
+  if (/^[+\d\s().-]+$/.test(username)) return ErrorCode.PhoneInvalid;
+  if (kinds.length === 1) return kinds[0] === 'email' ? ErrorCode.EmailInvalid : ErrorCode.PhoneInvalid;
+  return ErrorCode.UsernameInvalid;
 }

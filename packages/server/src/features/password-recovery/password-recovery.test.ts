@@ -227,7 +227,7 @@ describe('password recovery', () => {
     expect(await verifySecret(after!.password_hash!, 'Brand-new1')).toBe(true);
   });
 
-  it('applies the tenant switch (1303), the client capability (1301) and the sign-in kinds of username (1016 / 1015)', async () => {
+  it('applies the tenant switch (1303), the client capability (1301) and the sign-in kinds of username (1016 / 1015 / 1014)', async () => {
     for (const call of [recover, reset]) {
       const body = { username: 'reset@example.com', password: 'Brand-new1', code: '123456' };
       expect(await call({ ...body, client_id: 'nope' })).toMatchObject({ status: 404, body: { error: { code: 1061 } } });
@@ -237,6 +237,9 @@ describe('password recovery', () => {
       expect(await call({ ...body, username: '12345' })).toMatchObject({ status: 400, body: { error: { code: 1015, field: 'username' } } });
       // history-app signs in by e-mail only: a phone number is not a username there.
       expect(await call({ ...body, client_id: 'history-app', username: '0987654321' })).toMatchObject({ status: 400, body: { error: { code: 1015 } } });
+      // Neither an address nor a number: 1014 where both are taken, the e-mail's where only it is.
+      expect(await call({ ...body, username: 'plainaddress' })).toMatchObject({ status: 400, body: { error: { code: 1014, field: 'username' } } });
+      expect(await call({ ...body, client_id: 'history-app', username: 'plainaddress' })).toMatchObject({ status: 400, body: { error: { code: 1016, field: 'username' } } });
     }
   });
 
