@@ -4,6 +4,7 @@ import { createAppContext } from './context.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './seed/demo-seed.ts';
 import { ensureOwnClients } from './features/clients/own-clients.ts';
+import { runStop } from './lib/graceful-stop.ts';
 import { purgeExpiredPayloads } from './oidc/adapter.ts';
 import { startupFailureMessage } from './db/startup.ts';
 import { startMetricsServer } from './plugins/metrics.ts';
@@ -23,8 +24,12 @@ function exit(code: number): never {
   process.exit(code);
 }
 
-/** How long a stop waits for requests in flight before it exits anyway. */
-const SHUTDOWN_DEADLINE_MS = 10_000;
+/**
+ * How long a stop waits before it exits anyway: at least 10 s, and longer than a request waiting on
+ * a silent database takes to get its 503 (the statement timeout and the read timeout behind it),
+ * so that such a request is answered rather than cut off.
+ */
+const shutdownDeadlineMs = (config: Config) => Math.max(10_000, config.database.statementTimeoutMs + 2_000);
 
 /** Starts Passgate: configuration, database (migrated), seed in development, then HTTP. */
 async function main(): Promise<void> {
@@ -72,30 +77,22 @@ async function start(config: Config): Promise<void> {
     app.log.info({ signal }, 'shutting down: refusing new connections, finishing requests in flight');
     clearInterval(purge);
     void metricsServer?.close();
-    // A client that never finishes its request must not keep the process past its supervisor's
-    // patience (Kubernetes sends SIGKILL 30 s after SIGTERM by default).
-    setTimeout(() => {
-      app.log.error({ signal }, `requests still in flight after ${SHUTDOWN_DEADLINE_MS / 1000} s: exiting anyway`);
-      exit(1);
-    }, SHUTDOWN_DEADLINE_MS);
+    const deadline = shutdownDeadlineMs(config);
     // Fastify's close stops listening, closes the keep-alive connections idle at that moment
     // (forceCloseConnections defaults to 'idle') and resolves once every connection is gone. A
     // connection whose request was in flight turns idle only when it is answered, and its client may
     // keep it open for as long as it likes: close those too as soon as they are idle.
     setInterval(() => app.server.closeIdleConnections(), 100).unref();
-    app
-      .close()
-      // Security notices go out after their sign-in's answer; they need the database and the mail
-      // client, so they finish (each within its own timeout) before those close.
-      .then(() => noticesIdle(ctx))
-      .then(() => ctx.close())
-      .then(
-        () => exit(0),
-        (error: unknown) => {
-          app.log.error({ err: error }, 'shutting down failed');
-          exit(1);
-        },
-      );
+    runStop({ closeServer: () => app.close(), noticesSent: () => noticesIdle(ctx), closeConnections: () => ctx.close() }, deadline, (waitingFor) => {
+      app.log.error({ signal }, `${waitingFor} after ${deadline / 1000} s: exiting anyway`);
+      exit(1);
+    }).then(
+      () => exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutting down failed');
+        exit(1);
+      },
+    );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
