@@ -16,7 +16,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { createTenantService } from '../tenants/tenants.service.ts';
 import type { TenantRecord } from '../tenants/tenants.queries.ts';
-import { adminActor, adminOf, assertOperator, assertTenantAccess } from './admin-auth.ts';
+import { ADMIN_CONSOLE_CLIENT_ID, adminActor, adminOf, assertOperator, assertTenantAccess } from './admin-auth.ts';
 import { adminErrorResponses, adminSecurity } from './admin-errors.ts';
 import { createAdminCatalogQueries } from './admin-catalog.queries.ts';
 
@@ -105,7 +105,11 @@ export async function adminTenantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       response: { 200: adminTenantSchema, ...adminErrorResponses },
     },
     handler: async (request): Promise<AdminTenant> => {
-      assertTenantAccess(adminOf(request), request.params.tenantId);
+      const admin = adminOf(request);
+      assertTenantAccess(admin, request.params.tenantId);
+      // The console's own tenant decides how every admin signs in (password sign-in, devices,
+      // recovery): a tenant admin of it could otherwise shut the operators out. Operators only.
+      if (request.params.tenantId === (await ctx.clients.findById(ADMIN_CONSOLE_CLIENT_ID))?.tenantId) assertOperator(admin);
       await mustFind(request.params.tenantId);
       const { tenant } = await service.update(request.params.tenantId, request.body, adminActor(request));
       return toAdminTenant(tenant);

@@ -145,6 +145,18 @@ describe('admin API: tenants', () => {
     expect(await adminCall(server.url, 'PATCH', '/tenants/nope', { token: tokens.operator, body: { name: 'x' } })).toMatchObject({ status: 404 });
   });
 
+  it("leaves the console's own tenant to operators: its tenant admin cannot shut the operators out", async () => {
+    const demoAdmin = await createAdmin(server.ctx, 'demo-admin@example.com', [{ role: 'tenant-admin', tenantId: 'demo' }]);
+    const token = await adminSignIn(server.url, demoAdmin);
+    const before = await tenantRow('demo');
+    expect(await adminCall(server.url, 'PATCH', '/tenants/demo', { token, body: { password_based_authentication_allowed: false } })).toMatchObject({ status: 403, body: { error: { code: 1301 } } });
+    expect(await tenantRow('demo')).toEqual(before);
+    // They still read it; an operator changes it.
+    expect((await adminCall(server.url, 'GET', '/tenants/demo', { token })).status).toBe(200);
+    const changed = await adminCall(server.url, 'PATCH', '/tenants/demo', { token: tokens.operator, body: { brand_name: 'Passgate Demo' } });
+    expect(changed).toMatchObject({ status: 200, body: { brandName: 'Passgate Demo' } });
+  });
+
   it('lists the tenant calls in the OpenAPI document with snake_case bodies', async () => {
     const doc = (await (await fetch(`${server.url}/api/docs`)).json()) as any;
     expect(doc.paths['/api/admin/v1/tenants'].get.tags).toEqual(['admin']);
