@@ -120,14 +120,6 @@ export function createProvider(deps: ProviderDeps): Provider {
     },
     scopes: SUPPORTED_SCOPES,
     claims: SCOPE_CLAIMS,
-    // What the sign-in behind an access token proved (`amr`, as its ID token says), kept with the
-    // token: the admin API requires two factors of the very sign-in (features/admin/admin-auth.ts),
-    // and introspection tells a resource server the same.
-    extraTokenClaims: async (ctx, token) => {
-      if (token.kind !== 'AccessToken') return undefined;
-      const source = ctx?.oidc.entities.AuthorizationCode ?? ctx?.oidc.entities.RefreshToken;
-      return source?.amr ? { amr: source.amr } : undefined;
-    },
     // Relying parties read the profile from the ID token as well as from userinfo.
     conformIdTokenClaims: false,
     responseTypes: ['code'],

@@ -12,11 +12,6 @@ export const ACCOUNT_CLIENT_ID = 'account';
  * asks for its own client's tokens (`admin-console`) the same way.
  */
 export async function authenticateAccount(ctx: AppContext, request: FastifyRequest, clientId: string = ACCOUNT_CLIENT_ID): Promise<UserRow> {
-  return (await authenticateAccessToken(ctx, request, clientId)).user;
-}
-
-/** The same, with what the sign-in behind the token proved (RFC 8176 `amr` values; empty when unknown). */
-export async function authenticateAccessToken(ctx: AppContext, request: FastifyRequest, clientId: string): Promise<{ user: UserRow; amr: string[] }> {
   const header = request.headers.authorization;
   if (!header) throw new ApiError(ErrorCode.MissingAuthorization, 401);
   const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);
@@ -35,6 +30,5 @@ export async function authenticateAccessToken(ctx: AppContext, request: FastifyR
   }
   const user = await ctx.users.findById(token.accountId);
   if (!user || user.status !== 'active') throw new ApiError(ErrorCode.NotAuthenticated, 401);
-  const amr = (token.extra as { amr?: unknown } | undefined)?.amr;
-  return { user, amr: Array.isArray(amr) ? amr.filter((value): value is string => typeof value === 'string') : [] };
+  return user;
 }

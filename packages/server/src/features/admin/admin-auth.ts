@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
-import { authenticateAccessToken } from '../../plugins/account-auth.ts';
+import { authenticateAccount } from '../../plugins/account-auth.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import type { AdminActor } from '../tenants/tenants.service.ts';
 import { createAdminRoleQueries } from './admin-roles.queries.ts';
@@ -43,20 +43,13 @@ export async function hasStrongTwoStep(ctx: AppContext, user: UserRow): Promise<
  * The admin behind a request: a bearer access token of the `admin-console` client (any other
  * client's token, the account area's included, is 401/1102; none is 401/1101), of an active user
  * holding at least one admin role (else 403/1301) who has set up 2-step verification with an
- * authenticator app or a device (else 403/1304, so the console can send them to set it up), and
- * whose sign-in used two factors (`amr` has `mfa`: the app's code after the password, or a device
- * or passkey, which counts as both). Having a device is not using it: a password sign-in of an
- * account whose only second factor is a device asks for nothing more, so its token is refused
- * (403/1304) and the admin signs in again with the device.
+ * authenticator app or a device (else 403/1304, so the console can send them to set it up).
  */
 export async function authenticateAdmin(ctx: AppContext, request: FastifyRequest): Promise<AdminPrincipal> {
-  const { user, amr } = await authenticateAccessToken(ctx, request, ADMIN_CONSOLE_CLIENT_ID);
+  const user = await authenticateAccount(ctx, request, ADMIN_CONSOLE_CLIENT_ID);
   const roles = await createAdminRoleQueries(ctx.db).rolesOf(user.id);
   if (!roles.operator && roles.tenantAdminOf.length === 0) throw new ApiError(ErrorCode.ClientLacksPermission, 403);
   if (!(await hasStrongTwoStep(ctx, user))) throw new ApiError(ErrorCode.AdminNeedsTwoStep, 403);
-  if (!amr.includes('mfa')) {
-    throw new ApiError(ErrorCode.AdminNeedsTwoStep, 403, undefined, 'This sign-in used one factor only: sign in to the admin console with your device or your 2-step verification');
-  }
   return { userId: user.id, user, ...roles };
 }
 

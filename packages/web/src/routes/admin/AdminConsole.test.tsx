@@ -113,7 +113,7 @@ describe('admin console: a client and the live preview of its Login screen', () 
     signInAdmin();
     stubFetch({ 'GET /api/admin/v1/me': apiError(403, 1304, 'Set up 2-step verification to use the admin console') });
     await renderApp('/admin/dashboard?locale=en');
-    expect(await screen.findByRole('heading', { level: 1, name: '2-step verification needed' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Set up 2-step verification first' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Set up 2-step verification' })).toHaveAttribute('href', '/user/security/mfa');
   });
 });

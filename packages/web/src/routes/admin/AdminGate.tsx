@@ -68,10 +68,7 @@ function GateFrame({ title, children }: { title: string; children: ReactNode }) 
   return <Box component="main" sx={{ maxWidth: 480, mx: 'auto', mt: { xs: 4, sm: 10 }, px: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>{children}</Box>;
 }
 
-/**
- * 403/1304: an admin without an authenticator app or a device goes to set one up in the account area
- * first; one whose sign-in did not use it signs out and in again with it.
- */
+/** 403/1304: an admin without an authenticator app or a device goes to set one up in the account area first. */
 export function TwoStepRequired() {
   const { t } = useTranslation();
   const { signOut } = useAuth();
