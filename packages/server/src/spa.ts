@@ -14,6 +14,7 @@ import { readBrowserHold } from './plugins/browser-binding.ts';
 import { runtimeConfigWith } from './features/runtime-config.routes.ts';
 import { ACCOUNT_CLIENT_ID } from './plugins/account-auth.ts';
 import { isDependencyFailure } from './lib/dependency-errors.ts';
+import { TimedOut, withTimeout } from './lib/with-timeout.ts';
 import { loginRequestForPage } from './features/login-flow/login-request-in-page.ts';
 import { injectHead, SpaHead } from './spa-head.ts';
 import { hasSignInShell, injectShell, SHELL_STYLE, signInShell } from './sign-in-shell.ts';
@@ -109,17 +110,10 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
 export const PAGE_LOOKUP_BUDGET_MS = 1000;
 
 function withinPageBudget<T, N>(lookup: Promise<T>, none: N): Promise<T | N> {
-  const guarded = lookup.catch((error: unknown) => {
-    if (isDependencyFailure(error)) return none;
+  return withTimeout(lookup, PAGE_LOOKUP_BUDGET_MS).catch((error: unknown) => {
+    if (error instanceof TimedOut || isDependencyFailure(error)) return none;
     throw error;
   });
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<N>((resolve) => {
-    timer = setTimeout(() => resolve(none), PAGE_LOOKUP_BUDGET_MS);
-  });
-  // A lookup that fails after the page went without it has nobody left to tell.
-  guarded.catch(() => undefined);
-  return Promise.race([guarded, late]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
+import { withTimeout } from '../../lib/with-timeout.ts';
 import type { CodeMessage } from '../../messaging/templates/templates.ts';
 
 /**
@@ -55,13 +56,4 @@ export function inBackground(ctx: Pick<AppContext, 'log'>, what: string, work: (
 export async function noticesIdle(ctx: object): Promise<void> {
   const pending = pendingByContext.get(ctx);
   while (pending && pending.size > 0) await Promise.allSettled([...pending]);
-}
-
-/** `work`, or a rejection once `ms` have passed without it settling. */
-export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
