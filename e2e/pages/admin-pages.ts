@@ -4,7 +4,7 @@ import { tr, type Locale } from './i18n.ts';
 import { LoginPage } from './login-page.ts';
 import { passgate } from './passgate-cli.ts';
 import { saveWideAndNarrow } from './screenshots.ts';
-import { turnOnAuthenticatorApp } from './security-pages.ts';
+import { Login2StepPage, turnOnAuthenticatorApp, type Authenticator } from './security-pages.ts';
 
 /** The admin console's own client, as the Login screen names it. */
 export const ADMIN_CONSOLE = { name: 'Passgate Admin Console' } as const;
@@ -35,13 +35,42 @@ export async function signInToConsoleFirstTime(page: Page, account: NewAccount, 
   await setUpAuthenticatorFromConsole(page, account, shots, locale);
 }
 
-/** The console sends an admin without 2-step verification to set it up; this sets up an authenticator app there. */
-export async function setUpAuthenticatorFromConsole(page: Page, account: NewAccount, shots?: string, locale: Locale = 'vi'): Promise<void> {
-  await expect(page.getByRole('heading', { level: 1, name: tr(locale, 'admin.twoStep.heading') })).toBeVisible();
+/**
+ * The console sends an admin without 2-step verification to set it up; this sets up an authenticator
+ * app there, comes back to the console, which asks for a sign-in that used the app (the one before
+ * the set-up used the password alone), and signs in again with the password and the app's code.
+ */
+export async function setUpAuthenticatorFromConsole(
+  page: Page,
+  account: NewAccount,
+  shots?: string,
+  locale: Locale = 'vi',
+  atSignInAgain?: () => Promise<void>,
+): Promise<Authenticator> {
+  await expect(page.getByRole('heading', { level: 1, name: tr(locale, 'admin.twoStep.setUp.heading') })).toBeVisible();
   if (shots) await saveWideAndNarrow(page, shots, locale);
-  await page.getByRole('link', { name: tr(locale, 'admin.twoStep.setUp') }).click();
+  await page.getByRole('link', { name: tr(locale, 'admin.twoStep.setUp.action') }).click();
   // The account area signs in with the provider session of the console's sign-in, then asks for the password again.
-  await turnOnAuthenticatorApp(page, account, locale);
+  const authenticator = await turnOnAuthenticatorApp(page, account, locale);
+
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { level: 1, name: tr(locale, 'admin.twoStep.signInAgain.heading') })).toBeVisible();
+  if (shots) await saveWideAndNarrow(page, `${shots}-sign-in-again`, locale);
+  await atSignInAgain?.();
+  await page.getByRole('button', { name: tr(locale, 'admin.twoStep.signInAgain.action') }).click();
+  await signInToConsoleWithApp(page, account, authenticator, locale);
+  return authenticator;
+}
+
+/** Passgate's Login screen for the console (a live provider session notwithstanding), then the app's code: the console opens. */
+export async function signInToConsoleWithApp(page: Page, account: NewAccount, authenticator: Authenticator, locale: Locale = 'vi'): Promise<void> {
+  const login = new LoginPage(page, locale, 'emailOrPhoneNumber');
+  await login.expectShown(ADMIN_CONSOLE.name);
+  await login.signIn(account.username, account.password);
+  const second = new Login2StepPage(page, locale);
+  await second.expectShown(tr(locale, 'login2Step.totpInstructions', { count: '6' }));
+  await second.verify(await authenticator.nextCode(page));
+  await expect(page.getByRole('heading', { level: 1, name: tr(locale, 'admin.menu.dashboard') })).toBeVisible();
 }
 
 /** The live preview of a client's Login screen on its page in the console. */

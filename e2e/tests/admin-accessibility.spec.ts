@@ -57,13 +57,13 @@ for (const locale of LOCALES) {
     await expect(page.getByRole('heading', { level: 1, name: t('admin.signedOut.heading') })).toBeVisible();
     await checkScreen(page, 'admin-signed-out', locale);
 
-    // The operator: 'set up 2-step verification first', in the account area, then the console.
+    // The operator: 'set up 2-step verification first', in the account area, then 'sign in again with it', then the console.
     await page.goto('/admin');
     await login.expectShown(ADMIN_CONSOLE.name);
     await login.signIn(operator.username, operator.password);
-    await expect(page.getByRole('heading', { level: 1, name: t('admin.twoStep.heading') })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: t('admin.twoStep.setUp.heading') })).toBeVisible();
     await checkScreen(page, 'admin-two-step-required', locale);
-    await setUpAuthenticatorFromConsole(page, operator, undefined, locale);
+    await setUpAuthenticatorFromConsole(page, operator, undefined, locale, () => checkScreen(page, 'admin-sign-in-again', locale));
 
     // The dashboard and its charts.
     await page.goto('/admin/dashboard');

@@ -84,6 +84,12 @@ export const ErrorCode = {
   AdminStateConflict: 1305,
   /** Not in the catalogue's table (409): an administrator may not disable or delete their own account from the console. */
   AdminOwnAccount: 1306,
+  /**
+   * Not in the catalogue's table (403): the sign-in behind the token did not use an authenticator
+   * app or a device, and the admin console (or a change of an administrator's own 2-step factors)
+   * needs one: sign in again (prompt=login) with it.
+   */
+  SignInWithStrongTwoStep: 1307,
   /** Not in the catalogue's table: the route does not exist. */
   NotFound: 1404,
   /** Not in the catalogue's table: the endpoint exists but does not take this method (405, with Allow). */
@@ -151,6 +157,7 @@ export const errorMessages: Record<ErrorCode, string> = {
   1304: 'Set up 2-step verification to use the admin console',
   1305: 'The account is no longer in a state this action applies to',
   1306: 'You cannot do this to your own account from the admin console',
+  1307: 'Sign in again with your authenticator app, or with your device (Log in with your device), to continue',
   1404: 'Not found',
   1405: 'Method not allowed',
   1500: 'Internal Server Error',

@@ -8,6 +8,8 @@ import { renderProviderError } from './provider-error-page.ts';
 import { answerDependencyFailuresWith503 } from './provider-dependency-errors.ts';
 import { providerFetch } from './provider-fetch.ts';
 import { requestedLocale } from './requested-locale.ts';
+import { ADMIN_CONSOLE_CLIENT_ID } from '../features/admin/admin-auth.ts';
+import { usedStrongTwoStep } from '../features/admin/admin-two-step.ts';
 
 /**
  * The OpenID Connect provider (panva's oidc-provider), configured in this one file. The identity
@@ -87,6 +89,19 @@ function loginPolicy(deps: ProviderDeps) {
       return user && client && user.tenant_id === client.tenantId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
     }),
   );
+  // The admin console takes only a sign-in that used an authenticator app or a device
+  // (features/admin/admin-two-step.ts): a provider session begun with a password alone (the
+  // account area's, say) must sign in again rather than be handed to it. The admin API checks the
+  // token's `amr` as well; this spares the admin a console that can only refuse them. A sign-in
+  // just made for this request passes here (as max_age's check lets it): asking again at once
+  // would loop back to the same screen without a word, where the console says what to do.
+  login?.checks.add(
+    new interactionPolicy.Check('strong_two_step_required', 'the admin console needs a sign-in with an authenticator app or a device', (ctx) => {
+      const session = ctx.oidc.session;
+      if (!session?.accountId || ctx.oidc.client?.clientId !== ADMIN_CONSOLE_CLIENT_ID || ctx.oidc.result?.login) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      return usedStrongTwoStep(session.amr ?? []) ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+    }),
+  );
   return policy;
 }
 
@@ -120,6 +135,15 @@ export function createProvider(deps: ProviderDeps): Provider {
     },
     scopes: SUPPORTED_SCOPES,
     claims: SCOPE_CLAIMS,
+    // What the sign-in behind an access token proved (`amr`, as its ID token says), kept with the
+    // token: the admin API and an admin's 2-step changes require the very sign-in to have used a
+    // strong second factor (features/admin/admin-two-step.ts), and introspection tells a resource
+    // server the same.
+    extraTokenClaims: async (ctx, token) => {
+      if (token.kind !== 'AccessToken') return undefined;
+      const source = ctx?.oidc.entities.AuthorizationCode ?? ctx?.oidc.entities.RefreshToken;
+      return source?.amr ? { amr: source.amr } : undefined;
+    },
     // Relying parties read the profile from the ID token as well as from userinfo.
     conformIdTokenClaims: false,
     responseTypes: ['code'],

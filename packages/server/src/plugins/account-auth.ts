@@ -12,6 +12,17 @@ export const ACCOUNT_CLIENT_ID = 'account';
  * asks for its own client's tokens (`admin-console`) the same way.
  */
 export async function authenticateAccount(ctx: AppContext, request: FastifyRequest, clientId: string = ACCOUNT_CLIENT_ID): Promise<UserRow> {
+  return (await authenticateAccessToken(ctx, request, clientId)).user;
+}
+
+/** The signed-in user and what the sign-in behind the token proved (RFC 8176 `amr` values; empty when the token does not say). */
+export interface TokenHolder {
+  user: UserRow;
+  amr: string[];
+}
+
+/** `authenticateAccount`, with the token's `amr` (provider.ts keeps it with each access token). */
+export async function authenticateAccessToken(ctx: AppContext, request: FastifyRequest, clientId: string = ACCOUNT_CLIENT_ID): Promise<TokenHolder> {
   const header = request.headers.authorization;
   if (!header) throw new ApiError(ErrorCode.MissingAuthorization, 401);
   const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header);
@@ -30,5 +41,6 @@ export async function authenticateAccount(ctx: AppContext, request: FastifyReque
   }
   const user = await ctx.users.findById(token.accountId);
   if (!user || user.status !== 'active') throw new ApiError(ErrorCode.NotAuthenticated, 401);
-  return user;
+  const amr = (token.extra as { amr?: unknown } | undefined)?.amr;
+  return { user, amr: Array.isArray(amr) ? amr.filter((value): value is string => typeof value === 'string') : [] };
 }

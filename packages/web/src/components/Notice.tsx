@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import { alpha, darken } from '@mui/material/styles';
 import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
@@ -13,6 +13,8 @@ interface NoticeProps {
   severity?: 'error' | 'info' | 'success' | 'warning';
   /** Take the focus when the message appears (default); off for a message shown on arrival. */
   autoFocus?: boolean;
+  /** A button that does what the message asks for (under the message). */
+  action?: ReactNode;
 }
 
 /**
@@ -20,7 +22,7 @@ interface NoticeProps {
  * readers announce it and keyboard users land on it. Light on purpose: it is part of the first
  * load of /login.
  */
-export function Notice({ message, severity = 'error', autoFocus = true }: NoticeProps) {
+export function Notice({ message, severity = 'error', autoFocus = true, action }: NoticeProps) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (message && autoFocus) ref.current?.focus();
@@ -50,7 +52,10 @@ export function Notice({ message, severity = 'error', autoFocus = true }: Notice
       })}
     >
       <Icon fontSize="small" aria-hidden sx={{ mt: '1px', flexShrink: 0 }} />
-      <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>{message}</Box>
+      <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+        {message}
+        {action && <Box sx={{ mt: 1 }}>{action}</Box>}
+      </Box>
     </Box>
   );
 }

@@ -21,7 +21,8 @@ const bearer = [{ bearerAuth: [] }];
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 429: errorEnvelopeSchema, 503: errorEnvelopeSchema };
 const PASSWORD_ERRORS =
   '1017 (400, field password) wrong password; 1301 (403, "Registration does not support 2-Step Verification") the account does not sign in with a password ' +
-  '(registered by phone code or a social provider); 1290 (429) too many password checks.';
+  '(registered by phone code or a social provider); 1290 (429) too many password checks; 1307 (403) an administrator whose sign-in did not use their ' +
+  'authenticator app or device (a change of their 2-step needs one: sign in again).';
 
 /** 2-step verification settings of the signed-in user; every call re-checks the password. */
 export function mfaSettingsRoutes(app: FastifyInstance, ctx: AppContext, auth: SignedIn): void {
@@ -53,7 +54,7 @@ export function mfaSettingsRoutes(app: FastifyInstance, ctx: AppContext, auth: S
       body: mfaAssociateBodySchema,
       response: { 200: mfaAssociateResponseSchema, ...errors },
     },
-    onRequest: auth.authenticate,
+    onRequest: auth.authenticateForOwnFactors,
     handler: (request) => service.associate(auth.user(request), request.body.password, request.body.authenticatorType, visitorMeta(request)),
   });
 
@@ -69,7 +70,7 @@ export function mfaSettingsRoutes(app: FastifyInstance, ctx: AppContext, auth: S
       body: mfaConfirmBodySchema,
       response: { 200: mfaConfirmResponseSchema, ...errors },
     },
-    onRequest: auth.authenticate,
+    onRequest: auth.authenticateForOwnFactors,
     handler: (request) => service.confirm(auth.user(request), request.body.password, request.body.authenticatorType, request.body.code, visitorMeta(request)),
   });
 
@@ -82,7 +83,7 @@ export function mfaSettingsRoutes(app: FastifyInstance, ctx: AppContext, auth: S
       body: mfaPasswordBodySchema,
       response: { 200: profileSchema, ...errors },
     },
-    onRequest: auth.authenticate,
+    onRequest: auth.authenticateForOwnFactors,
     handler: (request) => service.disable(auth.user(request), request.body.password, visitorMeta(request)),
   });
 
@@ -110,7 +111,7 @@ export function mfaSettingsRoutes(app: FastifyInstance, ctx: AppContext, auth: S
       body: mfaPasswordBodySchema,
       response: { 200: backupCodesResponseSchema, ...errors },
     },
-    onRequest: auth.authenticate,
+    onRequest: auth.authenticateForOwnFactors,
     handler: (request) => service.regenerateBackupCodes(auth.user(request), request.body.password, visitorMeta(request)),
   });
 }

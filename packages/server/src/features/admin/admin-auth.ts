@@ -2,10 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
-import { authenticateAccount } from '../../plugins/account-auth.ts';
+import { authenticateAccessToken } from '../../plugins/account-auth.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import type { AdminActor } from '../tenants/tenants.service.ts';
 import { createAdminRoleQueries } from './admin-roles.queries.ts';
+import { hasStrongTwoStep, usedStrongTwoStep } from './admin-two-step.ts';
 
 /** The built-in public PKCE client of the admin console; the admin API accepts only its access tokens. */
 export const ADMIN_CONSOLE_CLIENT_ID = 'admin-console';
@@ -27,29 +28,20 @@ declare module 'fastify' {
   }
 }
 
-/** Whether the account has 2-step verification an admin may rely on: an authenticator app (TOTP) or an active WebAuthn device. */
-export async function hasStrongTwoStep(ctx: AppContext, user: UserRow): Promise<boolean> {
-  if (user.enable_mfa && user.authenticator_type === 'totp' && user.totp_secret_enc) return true;
-  const device = await ctx.db
-    .selectFrom('webauthn_credentials')
-    .select('id')
-    .where('user_id', '=', user.id)
-    .where('active', '=', 1)
-    .executeTakeFirst();
-  return device !== undefined;
-}
-
 /**
  * The admin behind a request: a bearer access token of the `admin-console` client (any other
  * client's token, the account area's included, is 401/1102; none is 401/1101), of an active user
  * holding at least one admin role (else 403/1301) who has set up 2-step verification with an
- * authenticator app or a device (else 403/1304, so the console can send them to set it up).
+ * authenticator app or a device (else 403/1304, so the console can send them to set it up), and
+ * whose sign-in used it (else 403/1307, so the console signs in again with prompt=login): having
+ * a device is not using it (admin-two-step.ts).
  */
 export async function authenticateAdmin(ctx: AppContext, request: FastifyRequest): Promise<AdminPrincipal> {
-  const user = await authenticateAccount(ctx, request, ADMIN_CONSOLE_CLIENT_ID);
+  const { user, amr } = await authenticateAccessToken(ctx, request, ADMIN_CONSOLE_CLIENT_ID);
   const roles = await createAdminRoleQueries(ctx.db).rolesOf(user.id);
   if (!roles.operator && roles.tenantAdminOf.length === 0) throw new ApiError(ErrorCode.ClientLacksPermission, 403);
   if (!(await hasStrongTwoStep(ctx, user))) throw new ApiError(ErrorCode.AdminNeedsTwoStep, 403);
+  if (!usedStrongTwoStep(amr)) throw new ApiError(ErrorCode.SignInWithStrongTwoStep, 403);
   return { userId: user.id, user, ...roles };
 }
 

@@ -40,11 +40,16 @@ function destinationOf(user: UserRow, type: TokenType): string | null {
 /** What a sign-in began with, before any second step. */
 export type FirstFactor = 'pwd' | 'passwordless' | 'google' | 'facebook';
 
-/** Authentication methods (RFC 8176) each step adds to the finished sign-in's `amr`. */
-const FIRST_AMR: Record<FirstFactor, string> = { pwd: 'pwd', passwordless: 'otp', google: 'google', facebook: 'facebook' };
+/**
+ * Authentication methods (RFC 8176) each step adds to the finished sign-in's `amr`. `otp` is kept
+ * for what the person holds offline (the authenticator app, a backup code written down), `sms`
+ * for a code texted to the phone and `email` for one mailed: the admin console and an admin's
+ * factor changes trust the first kind only (features/admin/admin-two-step.ts), so the kinds must
+ * not share a value.
+ */
+const FIRST_AMR: Record<FirstFactor, string> = { pwd: 'pwd', passwordless: 'sms', google: 'google', facebook: 'facebook' };
 type SecondFactor = TokenType | 'backup_code';
-// A backup code is a one-time password the user wrote down.
-const SECOND_AMR: Record<SecondFactor, string> = { totp: 'otp', sms: 'sms', email: 'otp', backup_code: 'otp' };
+const SECOND_AMR: Record<SecondFactor, string> = { totp: 'otp', sms: 'sms', email: 'email', backup_code: 'otp' };
 const amrOf = (first: FirstFactor, second: SecondFactor) => [...new Set([FIRST_AMR[first], SECOND_AMR[second], 'mfa'])];
 const firstFactorOf = (row: MfaTokenRow): FirstFactor => (row.first_factor as FirstFactor | null) ?? 'pwd';
 

@@ -6,6 +6,7 @@ import { accountSignIn, call, createAccount } from '../../../test/account.ts';
 import { auditTypes, createClient, createTenant, endCooldown, lastCode, postJson } from '../../../test/visitor.ts';
 import { createUserService } from '../users/users.service.ts';
 import { REMEMBERED_BROWSER_COOKIE } from './remembered-browsers.ts';
+import { createAdminRoleQueries } from '../admin/admin-roles.queries.ts';
 
 const PASSWORD = 'Passw0rd!';
 const DAY = 86_400_000;
@@ -304,6 +305,19 @@ describe('remembered browsers', () => {
     expect(await rows(account.id)).toEqual(before);
     // The relying party's sign-ins in the same browser still skip it.
     expect((await passwordStep(browser, account.email)).body.mfaRequired).toBeUndefined();
+  });
+
+  it('an administrator is always asked: a browser remembered before the role was granted skips nothing, and the box then remembers nothing', async () => {
+    const account = await accountWithMfa();
+    const browser = await rememberedBrowser(account.email);
+    await createAdminRoleQueries(server.ctx.db).grant(account.id, 'operator', null, 'test');
+
+    const step = await passwordStep(browser, account.email);
+    expect(step.body.mfaRequired).toBe(true);
+    expect(await auditTypes(server.ctx, account.id)).toContain('mfa.remembered_browser_refused');
+    const { response } = await secondStep(browser, step, account.email, true);
+    expect(response.headers.getSetCookie().some((line) => line.startsWith(`${REMEMBERED_BROWSER_COOKIE}=`))).toBe(false);
+    expect(await rows(account.id)).toHaveLength(1);
   });
 
   it('keeps at most 20 browsers per account, the newest', async () => {

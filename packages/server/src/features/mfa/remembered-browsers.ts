@@ -1,3 +1,4 @@
+import { isAdministrator } from '../admin/admin-two-step.ts';
 import { ADMIN_CONSOLE_CLIENT_ID } from '../admin/admin-auth.ts';
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
@@ -68,7 +69,7 @@ export function createRememberedBrowsers(ctx: Pick<AppContext, 'db' | 'keys' | '
      * value, or null when the tenant does not offer it (the box is then ignored).
      */
     async remember(user: UserRow, clientId: string, userAgent: string | undefined, now = Date.now()): Promise<string | null> {
-      if (!clientRemembersBrowsers(clientId)) return null;
+      if (!clientRemembersBrowsers(clientId) || (await isAdministrator(ctx, user.id))) return null;
       const days = await daysOf(user.tenant_id);
       if (!days) return null;
       const id = randomToken(16);
@@ -102,6 +103,9 @@ export function createRememberedBrowsers(ctx: Pick<AppContext, 'db' | 'keys' | '
       const queries = createRememberedBrowserQueries(ctx.db);
       await queries.deleteExpired(user.id, now);
       if (!clientRemembersBrowsers(visitor.clientId)) return refused('client_always_asks');
+      // An administrator's second step is what the console and their factor changes rely on
+      // (admin-two-step.ts); a skipped one would leave a sign-in that can only be refused there.
+      if (await isAdministrator(ctx, user.id)) return refused('administrator');
       const days = await daysOf(user.tenant_id);
       if (!days) return refused('tenant_setting_off');
       const parsed = parseCookieValue(visitor.cookie);

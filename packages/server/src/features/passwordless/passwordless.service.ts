@@ -163,7 +163,8 @@ export function createPasswordlessService(ctx: AppContext, codes: CodeService = 
       const step = await mfaLogin.secondStep(user, interaction.uid, flow.client.id, 'passwordless', meta);
       await ctx.users.recordSuccessfulLogin(user.id, Date.now());
       await ctx.audit.record({ ...event, userId: user.id, type: 'passwordless.success', details: { created, ...(step ? { secondStep: step.tokenType } : {}) } });
-      return step ?? { redirectTo: await completeLogin(ctx.provider, interaction, user.id, ['otp']) };
+      // RFC 8176: a code texted to the phone.
+      return step ?? { redirectTo: await completeLogin(ctx.provider, interaction, user.id, ['sms']) };
     },
   };
 }

@@ -22,8 +22,7 @@ import {
   webauthnRegistrationOptionsSchema,
 } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
-import { authenticateAccount } from '../../plugins/account-auth.ts';
-import { signedIn } from '../account/signed-in.ts';
+import { authenticateForOwnFactors, signedIn } from '../account/signed-in.ts';
 import { openPlaceLookup } from '../sessions/geoip.ts';
 import { visitorMeta } from '../login-flow/visitor-input.ts';
 import { kindOfType } from './device-codes.service.ts';
@@ -41,7 +40,9 @@ const errors = {
   503: errorEnvelopeSchema,
 };
 const tags = ['webauthn'];
-const ACCOUNT_AUTH = 'ACTIVATION_WEBAUTHN and DELETION_WEBAUTHN need the `account` client\'s bearer token (1101, 1102); AUTHN_WEBAUTHN is anonymous (login flow).';
+const ACCOUNT_AUTH =
+  'ACTIVATION_WEBAUTHN and DELETION_WEBAUTHN need the `account` client\'s bearer token (1101, 1102; 1307 (403) for an administrator whose sign-in did not use their ' +
+  'authenticator app or device, as for every change of their devices); AUTHN_WEBAUTHN is anonymous (login flow).';
 const CODE_ERRORS = '1291 (429) a code was sent less than 60 s ago; 1290 (429) the hourly budget of codes is spent; 1292 (503) the code could not be sent (nothing stored)';
 
 /**
@@ -80,7 +81,7 @@ export async function webauthnRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       security: bearer,
       response: { 200: webauthnRegistrationOptionsSchema, ...errors },
     },
-    onRequest: auth.authenticate,
+    onRequest: auth.authenticateForOwnFactors,
     handler: (request) => devices.registrationOptions(auth.user(request)),
   });
 
@@ -98,7 +99,7 @@ export async function webauthnRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       body: webauthnRegisterBodySchema,
       response: { 200: webauthnRegisterResponseSchema, ...errors },
     },
-    onRequest: auth.authenticate,
+    onRequest: auth.authenticateForOwnFactors,
     handler: (request) => devices.register(auth.user(request), request.query.challenge, request.body, visitorMeta(request)),
   });
 
@@ -120,7 +121,7 @@ export async function webauthnRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const { body } = request;
       const meta = visitorMeta(request);
       if (body.challengeType === 'AUTHN_WEBAUTHN') return deviceLogin.start(body, meta);
-      const user = await authenticateAccount(ctx, request);
+      const user = await authenticateForOwnFactors(ctx, request);
       return devices.codeChallenge(user, { ...body, challengeType: body.challengeType }, meta);
     },
   });
@@ -134,7 +135,7 @@ export async function webauthnRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       body: resendChallengeBodySchema,
       response: { 200: codeChallengeResponseSchema, ...errors },
     },
-    onRequest: auth.authenticate,
+    onRequest: auth.authenticateForOwnFactors,
     handler: async (request) => {
       const user = auth.user(request);
       const tenant = await devices.allowedTenant(user);
@@ -159,7 +160,7 @@ export async function webauthnRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const { body } = request;
       const meta = visitorMeta(request);
       if (body.challengeType === 'AUTHN_WEBAUTHN') return deviceLogin.resolve(body, meta);
-      const user = await authenticateAccount(ctx, request);
+      const user = await authenticateForOwnFactors(ctx, request);
       await devices.allowedTenant(user);
       return devices.deviceCodes.resolve(user, kindOfType(body.challengeType), body, meta);
     },

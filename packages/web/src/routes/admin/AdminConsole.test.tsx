@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { UserManager } from 'oidc-client-ts';
+import { describe, expect, it, vi } from 'vitest';
 import type { AdminMe } from '@passgate/contract';
 import { adminClient, adminTenant, signInAdmin } from '../../test/admin-fixtures.ts';
 import { enterText } from '../../test/enter-text.ts';
@@ -115,5 +116,19 @@ describe('admin console: a client and the live preview of its Login screen', () 
     await renderApp('/admin/dashboard?locale=en');
     expect(await screen.findByRole('heading', { level: 1, name: 'Set up 2-step verification first' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Set up 2-step verification' })).toHaveAttribute('href', '/user/security/mfa');
+  });
+
+  it('asks an admin whose sign-in did not use the app or the device to sign in again, with the credentials asked anew (403/1307)', async () => {
+    signInAdmin();
+    stubFetch({ 'GET /api/admin/v1/me': apiError(403, 1307, 'Sign in again with your authenticator app, or with your device') });
+    const signinRedirect = vi.spyOn(UserManager.prototype, 'signinRedirect').mockResolvedValue(undefined);
+    await renderApp('/admin/users?locale=en');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in again with 2-step verification' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Set up 2-step verification' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in again' }));
+    await waitFor(() => expect(signinRedirect).toHaveBeenCalledTimes(1));
+    // prompt=login: the provider's live session (the password-only sign-in) must not answer at once.
+    expect(signinRedirect.mock.calls[0]?.[0]).toMatchObject({ prompt: 'login', state: { returnTo: '/admin/users?locale=en' } });
+    signinRedirect.mockRestore();
   });
 });

@@ -28,16 +28,26 @@ export function queryString(query: Query = {}): string {
 
 export const ADMIN_API_PREFIX = '/admin/v1';
 
-/** What the console does when the API says the admin must set up 2-step verification first (1304). */
-export const TwoStepRequiredContext = createContext<() => void>(() => {});
+/**
+ * What 2-step verification the admin API still wants: `setUp` (1304) the account has no
+ * authenticator app or device yet; `signInAgain` (1307) it has one, but this sign-in did not use it.
+ */
+export type TwoStepNeed = 'setUp' | 'signInAgain';
 
-export function isTwoStepRequired(error: unknown): boolean {
-  return error instanceof ApiError && error.code === ErrorCode.AdminNeedsTwoStep;
+/** What the console does when the API says so: it shows the screen for that need instead of the console. */
+export const TwoStepRequiredContext = createContext<(need: TwoStepNeed) => void>(() => {});
+
+export function twoStepNeedOf(error: unknown): TwoStepNeed | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.code === ErrorCode.AdminNeedsTwoStep) return 'setUp';
+  if (error.code === ErrorCode.SignInWithStrongTwoStep) return 'signInAgain';
+  return null;
 }
 
 /**
  * Every call goes through the same handling: a 401 forgets the session (sign in again), a 403/1304
- * shows the 'set up 2-step verification' screen; the caller gets the error as usual.
+ * shows the 'set up 2-step verification' screen and a 403/1307 the 'sign in again with it' one; the
+ * caller gets the error as usual.
  */
 export function useAdminApi(): AdminApi {
   const { accessToken, expire } = useAuth();
@@ -48,7 +58,8 @@ export function useAdminApi(): AdminApi {
         return await call();
       } catch (error) {
         if (isUnauthorized(error)) expire();
-        if (isTwoStepRequired(error)) needsTwoStep();
+        const need = twoStepNeedOf(error);
+        if (need) needsTwoStep(need);
         throw error;
       }
     };

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { UserManager } from 'oidc-client-ts';
+import { describe, expect, it, vi } from 'vitest';
 import type { Profile } from '@passgate/contract';
 import { apiError, json, stubFetch, type RecordedRequest } from '../../../test/fetch-stub.ts';
 import { profile, signIn } from '../../../test/account.ts';
@@ -205,6 +206,21 @@ describe('the 2-step verification page', () => {
     expect(await screen.findByText('2-step verification turned on')).toBeInTheDocument();
     expect(posts(requests, '/api/v1/me/mfa/confirm')[0]?.body).toEqual({ password: 'Secret#1', authenticator_type: 'totp', code: '654321' });
     expect(within(screen.getByRole('region', { name: 'Google Authenticator' })).getByText('Active')).toBeInTheDocument();
+  });
+
+  it("offers an administrator the fresh sign-in a 2-step change needs (403/1307), and comes back to this page", async () => {
+    const { user } = await openMfaPage({
+      'POST /api/v1/me/mfa/associate': apiError(403, 1307, 'Sign in again with your authenticator app, or with your device'),
+    });
+    const signinRedirect = vi.spyOn(UserManager.prototype, 'signinRedirect').mockResolvedValue(undefined);
+    await user.click(screen.getByRole('button', { name: 'Set up Google Authenticator' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set up Google Authenticator' });
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('Sign in again with your authenticator app, or with your device (“Log in with your device”), to continue');
+    await user.click(within(alert).getByRole('button', { name: 'Sign in again' }));
+    await waitFor(() => expect(signinRedirect).toHaveBeenCalledTimes(1));
+    expect(signinRedirect.mock.calls[0]?.[0]).toMatchObject({ prompt: 'login', state: { returnTo: '/user/security/mfa' } });
+    signinRedirect.mockRestore();
   });
 
   it('asks before turning 2-step off, then turns it off with the held password and says so on Security', async () => {
