@@ -93,7 +93,7 @@ export async function adminUserRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   action('post', '/unlock', 'Unlock a user', 'Lifts the lockout after wrong passwords and forgets the run of failures (audited user.unlocked).', (r, p) =>
     users.unlock(allowed(r, p.tenantId), adminActor(r), p.tenantId, p.userId),
   );
-  action('delete', '/mfa', 'Turn 2-step verification off', 'Forgets the authenticator secret, the backup codes and the remembered browsers (audited mfa.disabled). 409 1305 when 2-step is already off.', (r, p) =>
+  action('delete', '/mfa', 'Turn 2-step verification off', 'Forgets the authenticator secret, the backup codes and the remembered browsers (audited mfa.disabled). 409 1305 when 2-step is already off, 1306 for your own account (the account area changes it, with the password).', (r, p) =>
     users.turnOffTwoStep(allowed(r, p.tenantId), adminActor(r), p.tenantId, p.userId),
   );
   action('post', '/sign-out', 'Sign a user out everywhere', 'Every session, grant, access and refresh token ends; relying parties with a back-channel logout URI are told (audited sessions.ended).', (r, p) =>
@@ -127,7 +127,7 @@ export async function adminUserRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     schema: {
       tags,
       summary: "Remove a user's device",
-      description: OPERATOR_NOTE + 'Deletes a WebAuthn device (audited webauthn.deleted). 404 for no such device of the user.',
+      description: OPERATOR_NOTE + 'Deletes a WebAuthn device (audited webauthn.deleted). 404 for no such device of the user; 409 1306 for your own account (the account area removes it, with a code).',
       security: adminSecurity,
       params: adminUserDeviceParamsSchema,
       response: { 200: adminUserDetailSchema, ...adminErrorResponses },

@@ -236,6 +236,9 @@ export function createAdminUserService(ctx: AppContext, codes: CodeService = cre
     /** Turns 2-step verification off (the authenticator secret and backup codes go), as the account area does. */
     async turnOffTwoStep(admin: AdminPrincipal, actor: AdminActor, tenantId: string, userId: string): Promise<AdminUserDetail> {
       const user = await target(admin, tenantId, userId);
+      // The account area asks for the password (and, for an admin, the factor itself) to change
+      // one's own 2-step; a console token alone must not strip it.
+      if (user.id === admin.userId) throw ownAccount('You cannot turn off your own 2-step verification here: use the account area');
       if (!mfaTypeOf(user)) throw conflict('2-step verification is already off');
       await turnTwoStepOff(ctx, user, eventOf(user, actor));
       return detail(tenantId, userId);
@@ -243,6 +246,7 @@ export function createAdminUserService(ctx: AppContext, codes: CodeService = cre
 
     async removeDevice(admin: AdminPrincipal, actor: AdminActor, tenantId: string, userId: string, deviceId: string): Promise<AdminUserDetail> {
       const user = await target(admin, tenantId, userId);
+      if (user.id === admin.userId) throw ownAccount('You cannot remove your own device here: use the account area');
       const device = await createWebauthnQueries(ctx.db).findForUser(user.id, deviceId);
       if (!device) throw new ApiError(ErrorCode.InvalidField, 404, 'deviceId', 'No such device');
       const now = Date.now();

@@ -304,10 +304,15 @@ describe('admin API: users', () => {
       expect(await as('operator', 'POST', `/tenants/demo/users/${id}/enable`)).toMatchObject({ status: 409, body: { error: { code: 1305 } } });
     });
 
-    it('refuses to disable or delete your own account', async () => {
+    it('refuses to disable or delete your own account, or to strip its 2-step verification or devices', async () => {
+      const before = await userById(server.ctx, demoAdmin.id);
+      expect(before?.enable_mfa).toBe(1);
       expect(await as('demoAdmin', 'POST', `/tenants/demo/users/${demoAdmin.id}/disable`)).toMatchObject({ status: 409, body: { error: { code: 1306 } } });
       expect(await as('demoAdmin', 'DELETE', `/tenants/demo/users/${demoAdmin.id}`)).toMatchObject({ status: 409, body: { error: { code: 1306 } } });
-      expect((await userById(server.ctx, demoAdmin.id))?.status).toBe('active');
+      // A console token alone (stolen, say) must not take the second factor off its own account.
+      expect(await as('demoAdmin', 'DELETE', `/tenants/demo/users/${demoAdmin.id}/mfa`)).toMatchObject({ status: 409, body: { error: { code: 1306 } } });
+      expect(await as('demoAdmin', 'DELETE', `/tenants/demo/users/${demoAdmin.id}/devices/any-device`)).toMatchObject({ status: 409, body: { error: { code: 1306 } } });
+      expect(await userById(server.ctx, demoAdmin.id)).toEqual(before);
     });
 
     it('unlocks a locked account and forgets its failures', async () => {
