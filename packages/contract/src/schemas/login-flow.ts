@@ -50,6 +50,8 @@ export const mfaStepSchema = z.object({
   mfaRequired: z.literal(true),
   tokenType: tokenTypeSchema,
   mfaToken: z.string(),
+  /** false when this account's second step is never remembered (an administrator's): the screen does not offer the box. */
+  rememberBrowser: z.literal(false).optional(),
 });
 export type MfaStep = z.infer<typeof mfaStepSchema>;
 
@@ -79,6 +81,7 @@ export const loginResponseSchema = z.object({
   mfaRequired: z.boolean().optional(),
   tokenType: tokenTypeSchema.optional(),
   mfaToken: z.string().optional(),
+  rememberBrowser: z.literal(false).optional(),
   passwordWarning: passwordWarningSchema.optional(),
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;

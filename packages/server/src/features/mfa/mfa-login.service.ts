@@ -58,6 +58,8 @@ export interface MfaStep {
   mfaRequired: true;
   tokenType: TokenType;
   mfaToken: string;
+  /** false: 'Remember this browser' is not offered for this account (remembered-browsers.ts). */
+  rememberBrowser?: false;
 }
 
 export const SAME_FACTOR_MESSAGE = 'This account\'s 2-step verification sends its codes to this phone: sign in with your password';
@@ -172,7 +174,8 @@ export function createMfaLoginService(ctx: AppContext, codes: CodeService = crea
       if (!type) return null;
       if (first === 'passwordless' && type === 'sms') throw new ApiError(ErrorCode.NotAuthenticated, 403, undefined, SAME_FACTOR_MESSAGE);
       if (visitor && (await remembered.skipsSecondStep(user, { cookie: visitor.browser.rememberedBrowser, clientId, ip: visitor.ip, userAgent: visitor.userAgent }))) return null;
-      return { mfaRequired: true, tokenType: type, mfaToken: await issueToken(user, type, interactionUid, clientId, first) };
+      const step: MfaStep = { mfaRequired: true, tokenType: type, mfaToken: await issueToken(user, type, interactionUid, clientId, first) };
+      return (await remembered.offeredTo(user)) ? step : { ...step, rememberBrowser: false };
     },
 
 

@@ -96,6 +96,7 @@ describe('remembered browsers', () => {
     const browser = new Browser();
     const step = await passwordStep(browser, email, password);
     expect(step.body.mfaRequired).toBe(true);
+    expect(step.body).not.toHaveProperty('rememberBrowser');
     const { response } = await secondStep(browser, step, email, true);
     const cookie = response.headers.getSetCookie().find((line) => line.startsWith(`${REMEMBERED_BROWSER_COOKIE}=`));
     expect(cookie).toBeDefined();
@@ -313,7 +314,8 @@ describe('remembered browsers', () => {
     await createAdminRoleQueries(server.ctx.db).grant(account.id, 'operator', null, 'test');
 
     const step = await passwordStep(browser, account.email);
-    expect(step.body.mfaRequired).toBe(true);
+    // Asked again, and told the box will not be offered.
+    expect(step.body).toMatchObject({ mfaRequired: true, rememberBrowser: false });
     expect(await auditTypes(server.ctx, account.id)).toContain('mfa.remembered_browser_refused');
     const { response } = await secondStep(browser, step, account.email, true);
     expect(response.headers.getSetCookie().some((line) => line.startsWith(`${REMEMBERED_BROWSER_COOKIE}=`))).toBe(false);

@@ -61,15 +61,24 @@ export function createRememberedBrowsers(ctx: Pick<AppContext, 'db' | 'keys' | '
     return (await ctx.tenants.findById(tenantId))?.rememberBrowserDays ?? null;
   }
 
+  /**
+   * Whether the account may be remembered at all: never an administrator's, whose second step is
+   * what the console and their factor changes rely on (admin-two-step.ts).
+   */
+  async function offeredTo(user: UserRow): Promise<boolean> {
+    return !(await isAdministrator(ctx, user.id));
+  }
+
   return {
     daysOf,
+    offeredTo,
 
     /**
      * Remembers the browser for `user` (its second step just passed): answers the Set-Cookie header
      * value, or null when the tenant does not offer it (the box is then ignored).
      */
     async remember(user: UserRow, clientId: string, userAgent: string | undefined, now = Date.now()): Promise<string | null> {
-      if (!clientRemembersBrowsers(clientId) || (await isAdministrator(ctx, user.id))) return null;
+      if (!clientRemembersBrowsers(clientId) || !(await offeredTo(user))) return null;
       const days = await daysOf(user.tenant_id);
       if (!days) return null;
       const id = randomToken(16);
@@ -103,9 +112,8 @@ export function createRememberedBrowsers(ctx: Pick<AppContext, 'db' | 'keys' | '
       const queries = createRememberedBrowserQueries(ctx.db);
       await queries.deleteExpired(user.id, now);
       if (!clientRemembersBrowsers(visitor.clientId)) return refused('client_always_asks');
-      // An administrator's second step is what the console and their factor changes rely on
-      // (admin-two-step.ts); a skipped one would leave a sign-in that can only be refused there.
-      if (await isAdministrator(ctx, user.id)) return refused('administrator');
+      // A skipped second step would leave an administrator a sign-in the console can only refuse.
+      if (!(await offeredTo(user))) return refused('administrator');
       const days = await daysOf(user.tenant_id);
       if (!days) return refused('tenant_setting_off');
       const parsed = parseCookieValue(visitor.cookie);

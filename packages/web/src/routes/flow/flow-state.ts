@@ -54,6 +54,8 @@ export interface PasswordExpiryState {
   mfaRequired: boolean;
   tokenType?: TokenType;
   mfaToken?: string;
+  /** false: the 2-step screen offers no 'Remember this browser' for this account. */
+  rememberBrowser?: false;
   redirectTo?: string;
   username: string;
   passwordWarning?: PasswordWarning;
@@ -63,6 +65,8 @@ export interface PasswordExpiryState {
 export interface MfaState {
   tokenType: TokenType;
   mfaToken: string;
+  /** false: the server never remembers this account's browser (an administrator's), so the box is not offered. */
+  rememberBrowser?: false;
   username: string;
   challenge: string;
 }
@@ -83,6 +87,7 @@ export function readPasswordExpiryState(state: unknown): PasswordExpiryState | n
     mfaRequired: record.mfaRequired === true,
     tokenType,
     mfaToken: optionalString(record.mfaToken),
+    ...(record.rememberBrowser === false ? { rememberBrowser: false as const } : {}),
     redirectTo: optionalString(record.redirectTo),
     username,
     passwordWarning,

@@ -112,8 +112,9 @@ function SecondStepForm({ info, state, method, choosing, onChoosing, onMethod }:
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState(false);
   const [expired, setExpired] = useState(false);
-  // 'Don't ask again on this browser for N days', offered only when the tenant allows it.
-  const rememberDays = info.client.tenant.rememberBrowserDays;
+  // 'Don't ask again on this browser for N days', offered only when the tenant allows it and the
+  // server would remember this account (never an administrator's).
+  const rememberDays = state.rememberBrowser === false ? null : info.client.tenant.rememberBrowserDays;
   const [remember, setRemember] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
   const focusAfterRender = useFocusAfterRender();

@@ -11,13 +11,13 @@ const CHALLENGE = 'challenge-1';
 const MFA_TOKEN = 'mfa-token-0123456789abcdef';
 
 /** The 2-step screen of a tenant that offers 'Remember this browser' for `days` (null: it does not). */
-async function renderMfa(days: number | null, locale: 'en' | 'vi' = 'en') {
+async function renderMfa(days: number | null, locale: 'en' | 'vi' = 'en', step: { rememberBrowser?: false } = {}) {
   await changeLanguage(locale);
   const requests = stubFetch({
     [`GET /api/v1/requests/login/${CHALLENGE}`]: json(200, loginRequest({}, { tenant: tenant({ rememberBrowserDays: days }) })),
     'POST /api/v1/mfa/login': json(200, { redirectTo: 'http://localhost:3000/oidc/auth/resume-1' }),
   });
-  await renderApp(`/login/mfa?challenge=${CHALLENGE}&locale=${locale}`, { tokenType: 'totp', mfaToken: MFA_TOKEN, username: 'demo@example.com', challenge: CHALLENGE });
+  await renderApp(`/login/mfa?challenge=${CHALLENGE}&locale=${locale}`, { tokenType: 'totp', mfaToken: MFA_TOKEN, username: 'demo@example.com', challenge: CHALLENGE, ...step });
   await screen.findByRole('heading', { level: 1 });
   return requests;
 }
@@ -58,6 +58,12 @@ describe("Login2Step: 'Remember this browser'", () => {
   it('says one day in the singular', async () => {
     await renderMfa(1, 'en');
     expect(screen.getByRole('checkbox', { name: "Don't ask again on this browser for 1 day" })).toBeInTheDocument();
+  });
+
+  it('is not offered to an account the server never remembers (an administrator), though the tenant allows it', async () => {
+    await renderMfa(30, 'en', { rememberBrowser: false });
+    expect(screen.getByLabelText(/^Verification code/)).toBeInTheDocument();
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
   });
 
   it('is not offered when the tenant does not allow it', async () => {

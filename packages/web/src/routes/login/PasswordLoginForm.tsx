@@ -83,12 +83,13 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
 
   /** SPEC.md section 4, Login: password warning, then second factor, then the redirect. */
   const follow = (response: LoginResponse, name: string) => {
-    const { mfaRequired, tokenType, mfaToken, redirectTo, passwordWarning } = response;
+    const { mfaRequired, tokenType, mfaToken, rememberBrowser, redirectTo, passwordWarning } = response;
+    const notRemembered = rememberBrowser === false ? { rememberBrowser } : {};
     if (passwordWarning) {
-      const state: PasswordExpiryState = { mfaRequired: mfaRequired ?? false, tokenType, mfaToken, redirectTo, username: name, passwordWarning };
+      const state: PasswordExpiryState = { mfaRequired: mfaRequired ?? false, tokenType, mfaToken, ...notRemembered, redirectTo, username: name, passwordWarning };
       void navigate(flowHref('/password/coming-expire', params), { state });
     } else if (mfaRequired) {
-      void navigate(flowHref('/login/mfa', params), { state: { tokenType, mfaToken, username: name, challenge: info.challenge } });
+      void navigate(flowHref('/login/mfa', params), { state: { tokenType, mfaToken, ...notRemembered, username: name, challenge: info.challenge } });
     } else if (redirectTo) {
       browser.assign(redirectTo);
       return true;

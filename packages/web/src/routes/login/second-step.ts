@@ -19,6 +19,7 @@ export function readMfaState(state: unknown): MfaState | null {
   return {
     tokenType,
     mfaToken: record.mfaToken,
+    ...(record.rememberBrowser === false ? { rememberBrowser: false as const } : {}),
     username: typeof record.username === 'string' ? record.username : '',
     challenge: typeof record.challenge === 'string' ? record.challenge : '',
   };

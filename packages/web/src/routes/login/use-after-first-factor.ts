@@ -16,7 +16,7 @@ export function useAfterFirstFactor(challenge: string) {
       browser.assign(answer.redirectTo);
       return;
     }
-    const state: MfaState = { tokenType: answer.tokenType, mfaToken: answer.mfaToken, username, challenge };
+    const state: MfaState = { tokenType: answer.tokenType, mfaToken: answer.mfaToken, ...(answer.rememberBrowser === false ? { rememberBrowser: false } : {}), username, challenge };
     void navigate(flowHref('/login/mfa', params), { state });
   };
 }

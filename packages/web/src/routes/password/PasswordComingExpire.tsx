@@ -49,9 +49,9 @@ function ExpiryChoices({ info, state }: { info: LoginRequestInfo; state: Passwor
 
   /** SPEC.md section 4: the MFA step if required, else the redirect, else 'Sorry, something went wrong there'. */
   const continueLogin = () => {
-    const { mfaRequired, tokenType, mfaToken, redirectTo, username } = state;
+    const { mfaRequired, tokenType, mfaToken, rememberBrowser, redirectTo, username } = state;
     if (mfaRequired && tokenType && mfaToken) {
-      const mfa: MfaState = { tokenType, mfaToken, username, challenge: info.challenge };
+      const mfa: MfaState = { tokenType, mfaToken, ...(rememberBrowser === false ? { rememberBrowser } : {}), username, challenge: info.challenge };
       void navigate(flowHref('/login/mfa', params), { state: mfa });
     } else if (redirectTo) {
       setLeaving(true);
