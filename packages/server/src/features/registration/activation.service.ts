@@ -45,9 +45,10 @@ export function createActivationService(ctx: AppContext, codes: CodeService = cr
       const now = Date.now();
       await ctx.users.recordSuccessfulLogin(user.id, now);
       await ctx.audit.record({ type: 'login.success', tenantId: flow.tenant.id, userId: user.id, clientId, ip: meta.ip, userAgent: meta.userAgent, details: { method: 'activation' } });
-      // What this step proved is the one-time code (RFC 8176 `otp`): the password was chosen at
-      // registration, or never typed at all when the code was asked for from the resend screen.
-      return await completeLogin(ctx.provider, interaction, user.id, ['otp']);
+      // What this step proved is the code sent to the address (`email`, or RFC 8176's `sms`): the
+      // password was chosen at registration, or never typed at all when the code was asked for
+      // from the resend screen. Not `otp`, which stands for what the person holds offline.
+      return await completeLogin(ctx.provider, interaction, user.id, [user.email ? 'email' : 'sms']);
     } catch (error) {
       if (!(error instanceof ApiError)) ctx.log.warn({ err: error }, 'sign-in after activation failed');
       return undefined;

@@ -76,7 +76,7 @@ describe('registration and activation', () => {
     expect(answer.body.redirectTo).toMatch(new RegExp(`^${server.url}/oidc/`));
     // The sign-in says what it rests on: the code just proved, not a password this step never checked.
     const result = (await server.ctx.provider.Interaction.find(challenge))?.result as { login?: { amr?: string[] } } | undefined;
-    expect(result?.login?.amr).toEqual(['otp']);
+    expect(result?.login?.amr).toEqual(['sms']);
     const tokens = await finishSignIn(browser, server.url, rp, auth, answer.body.redirectTo);
     expect(tokens.claims()).toMatchObject({ phone_number: '0912345001', phone_number_verified: true, name: 'Bình' });
   });
