@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { answerFrameworkError, registerErrorHandling } from './plugins/errors.ts';
-import { registerNulCharacterRefusal } from './plugins/nul-characters.ts';
+import { registerUnusableTextRefusal } from './plugins/unusable-text.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerSpa } from './spa.ts';
 import { registerBrowserBinding } from './plugins/browser-binding.ts';
@@ -69,7 +69,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setSerializerCompiler(serializerCompiler);
   registerRequestIdHeader(app);
   registerErrorHandling(app);
-  registerNulCharacterRefusal(app);
+  registerUnusableTextRefusal(app);
   registerBrowserBinding(app, ctx.provider);
   registerMetrics(app, ctx);
 

@@ -11,7 +11,8 @@ import { startTestServer, type TestServer } from '../test/test-server.ts';
  * calls it: bodies that are not JSON or not objects, each field of the wrong type, huge or holding
  * NUL and lone surrogates, path parameters that are traversal, encoded NUL or far too long. Each
  * answer must be a clear refusal in the API's envelope (a 4xx with a code of the catalogue), never a
- * 5xx, and the server must log no error while answering them.
+ * 5xx, and the server must log no error while answering them. A body field holding NUL or a lone
+ * surrogate is refused by one rule on every operation: 400, 1002, that field named.
  */
 
 interface Operation {
@@ -33,6 +34,7 @@ const HOSTILE_VALUES: [string, unknown][] = [
   ['a 100,000-character string', 'x'.repeat(100_000)],
   ['NUL and a lone surrogate', 'a\u0000b\ud800c'],
   ['a lone surrogate', 'b\ud800c'],
+  ['a lone low surrogate', '\udc00'],
   ['control and separator characters', 'a\u0001\u001b[31m\u2028b\r\nc'],
   // Each longer than a varchar column PostgreSQL enforces (SQLite does not) unless validation stops it.
   ['a 201-character string', 'x'.repeat(201)],
@@ -41,7 +43,10 @@ const HOSTILE_VALUES: [string, unknown][] = [
   ['SQL', "' or 1=1 --"],
 ];
 
-const HOSTILE_SEGMENTS = ['x', '%00', 'a'.repeat(600), '..%2F..%2Fetc%2Fpasswd', '%F0%9F%98%80', '-1', "'%20or%201%3D1%20--", '%25', '__proto__', 'constructor'];
+/** Text no input may be (plugins/unusable-text.ts): refused with 400/1002 naming the field, on every route. */
+const UNUSABLE_TEXT = new Set(['NUL and a lone surrogate', 'a lone surrogate', 'a lone low surrogate']);
+
+const HOSTILE_SEGMENTS = ['x', '%00', '%ED%A0%80', '%uD800', 'a'.repeat(600), '..%2F..%2Fetc%2Fpasswd', '%F0%9F%98%80', '-1', "'%20or%201%3D1%20--", '%25', '__proto__', 'constructor'];
 
 function operationsOf(doc: any): Operation[] {
   const operations: Operation[] = [];
@@ -84,7 +89,7 @@ describe('hostile input on every API operation', () => {
     const failures: string[] = [];
     let requests = 0;
 
-    async function attempt(label: string, op: Operation, path: string, init: { body?: string; contentType?: string; query?: string } = {}) {
+    async function attempt(label: string, op: Operation, path: string, init: { body?: string; contentType?: string; query?: string; refusedField?: string } = {}) {
       const headers: Record<string, string> = { 'accept-language': 'en' };
       if (op.auth) headers.authorization = `Bearer ${op.path.startsWith('/api/admin/') ? adminToken : userToken}`;
       if (init.contentType) headers['content-type'] = init.contentType;
@@ -103,12 +108,16 @@ describe('hostile input on every API operation', () => {
         failures.push(`${where}: ${response.status} ${text.slice(0, 200)}`);
         return;
       }
-      if (response.status >= 400) {
+      if (response.status >= 400 || init.refusedField !== undefined) {
         let error: { code?: unknown; field?: unknown } | undefined;
         try {
           error = JSON.parse(text)?.error;
         } catch {
           error = undefined;
+        }
+        if (init.refusedField !== undefined && (response.status !== 400 || error?.code !== ErrorCode.InvalidField || error.field !== init.refusedField)) {
+          failures.push(`${where}: not refused with 1002 naming ${init.refusedField}: ${response.status} ${text.slice(0, 200)}`);
+          return;
         }
         if (!KNOWN_CODES.has(error?.code as number)) failures.push(`${where}: ${response.status} without a catalogue code: ${text.slice(0, 200)}`);
         // 'Required field' and 'Invalid field' say which field (SPEC.md section 8, DESIGN.md section 6).
@@ -125,7 +134,7 @@ describe('hostile input on every API operation', () => {
         }
       }
       for (const field of op.queryFields) {
-        for (const value of ['', '%00', 'a'.repeat(5000), '-1', '1e400', '[object%20Object]']) await attempt(`?${field}=${value.slice(0, 20)}`, op, plainPath, { query: `?${field}=${value}` });
+        for (const value of ['', '%00', '%ED%A0%80', '%uD800', 'a'.repeat(5000), '-1', '1e400', '[object%20Object]']) await attempt(`?${field}=${value.slice(0, 20)}`, op, plainPath, { query: `?${field}=${value}` });
         await attempt(`?${field} twice`, op, plainPath, { query: `?${field}=1&${field}=2` });
       }
       if (op.method === 'GET' || op.method === 'HEAD') continue;
@@ -139,7 +148,7 @@ describe('hostile input on every API operation', () => {
       await attempt('a multipart body', op, plainPath, { body: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n', contentType: 'multipart/form-data; boundary=x' });
       for (const field of op.bodyFields) {
         for (const [label, value] of HOSTILE_VALUES) {
-          await attempt(`${field} as ${label}`, op, plainPath, { body: JSON.stringify({ [field]: value }), contentType: 'application/json' });
+          await attempt(`${field} as ${label}`, op, plainPath, { body: JSON.stringify({ [field]: value }), contentType: 'application/json', ...(UNUSABLE_TEXT.has(label) ? { refusedField: field } : {}) });
         }
       }
     }
@@ -159,7 +168,7 @@ describe('hostile input on every API operation', () => {
     expect(endpoints).toEqual(expect.arrayContaining(['/oidc/auth', '/oidc/token', '/oidc/me', '/oidc/session/end']));
     const pages = ['/login', '/login/mfa', '/login/passwordless', '/login/webauthn', '/login/webauthn/verify-device', '/login/social-link', '/logout', '/register', '/activation', '/activation/resend', '/password/recover', '/password/update', '/password/coming-expire', '/request-expired', '/user/dashboard', '/user/callback', '/demo', '/demo/login', '/demo/callback'];
     const params = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code', 'grant_type', 'refresh_token', 'token', 'id_token_hint', 'post_logout_redirect_uri', 'ui_locales', 'login_hint', 'prompt', 'max_age', 'claims', 'request', 'request_uri', 'code_challenge', 'code_challenge_method', 'code_verifier', 'challenge', 'client', 'locale', 'username', 'key', 'error'];
-    const values = ['', '%00', 'a'.repeat(6000), '%F0%9F%98%80', '%ED%A0%80', '{"userinfo":{"email":null}}', '-1', '1e400', 'javascript:alert(1)', '..%2F..%2Fetc%2Fpasswd', '%25'];
+    const values = ['', '%00', 'a'.repeat(6000), '%F0%9F%98%80', '%ED%A0%80', '%uD800', '%ED%A0', '{"userinfo":{"email":null}}', '-1', '1e400', 'javascript:alert(1)', '..%2F..%2Fetc%2Fpasswd', '%25'];
     const failures: string[] = [];
     let requests = 0;
     async function attempt(method: string, path: string, query: string, init: { body?: string; headers?: Record<string, string> } = {}) {

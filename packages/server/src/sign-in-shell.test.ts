@@ -29,6 +29,13 @@ describe('signInShell', () => {
     expect(html).toContain('src="https://x/&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
   });
 
+  it('leaves out an address that is not well-formed Unicode (stored before the API refused such text), instead of throwing', () => {
+    const html = signInShell('/register', client({ backgroundColor: '#102030', backgroundImageUri: 'https://acme.test/a\ud800.png', iconUri: '/i\udc00.png' }, 'https://acme.test/l\ud800.png'));
+    expect(html).toContain('background-color:#102030;background-image:linear-gradient(rgba(16, 32, 48, 0.8), rgba(16, 32, 48, 0.8)),url(&quot;/themes/default-bg.svg&quot;)');
+    expect(html).not.toContain('acme.test');
+    expect(html).not.toContain('<img');
+  });
+
   it('paints the pictures the page carries (data: addresses) in place of their addresses', () => {
     const data = (href: string) => (href.startsWith('/themes/') ? `data:image/svg+xml;base64,${Buffer.from(href).toString('base64')}` : undefined);
     const html = signInShell('/login', client({ iconUri: '/themes/icon.svg' }, '/themes/logo.svg'), data);

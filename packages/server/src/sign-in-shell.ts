@@ -1,5 +1,6 @@
 import type { PublicClient } from '@passgate/contract';
 import { HEX_COLOUR_PATTERN } from '@passgate/contract';
+import { encodeUriOf } from './lib/unicode.ts';
 import { escapeAttribute, isFetchableImage } from './spa-head.ts';
 import type { ImageInliner } from './inline-images.ts';
 
@@ -68,7 +69,7 @@ export function signInShell(path: string, client: PublicClient, inline: ImageInl
   const pictureHref = ownPicture ?? DEFAULT_BACKGROUND_IMAGE;
   const inlinePicture = inline(pictureHref);
   // A data: address is base64 (nothing to escape); an address is encoded to stay inside its CSS string.
-  const picture = `url(&quot;${inlinePicture ?? escapeAttribute(encodeURI(pictureHref))}&quot;)`;
+  const picture = `url(&quot;${inlinePicture ?? escapeAttribute(encodeUriOf(pictureHref))}&quot;)`;
   // As backgroundImageOf (themes.ts): the default picture wears a veil of the client's own colour.
   const layers = !ownPicture && ownColour ? `${veil(ownColour)},${picture}` : picture;
   const background = `background-color:${ownColour ?? DEFAULT_BACKGROUND};background-image:${layers}`;

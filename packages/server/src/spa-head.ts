@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RuntimeConfig } from '@passgate/contract';
+import { isWellFormed } from './lib/unicode.ts';
 
 /** The element the SPA reads its runtime configuration from (packages/web/src/lib/runtime-config.ts). */
 export const CONFIG_ELEMENT_ID = 'passgate-config';
@@ -74,8 +75,13 @@ export function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** A path of this site or an http(s) address: nothing else (javascript:, data:) is worth a preload. */
+/**
+ * A path of this site or an http(s) address: nothing else (javascript:, data:) is worth a preload.
+ * Nor is an address that is not well-formed Unicode (a theme stored before the API refused such
+ * text): it names no picture, and encoding it would throw.
+ */
 export function isFetchableImage(href: string): boolean {
+  if (!isWellFormed(href)) return false;
   if (href.startsWith('/') && !href.startsWith('//')) return true;
   try {
     return ['http:', 'https:'].includes(new URL(href).protocol);

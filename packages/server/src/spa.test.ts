@@ -35,6 +35,36 @@ describe('pages of the single-page app', () => {
   });
   afterAll(() => server?.close());
 
+  it('renders the sign-in pages of a client whose stored theme is not well-formed Unicode, without the bad values', async () => {
+    // As the Admin API stored it before it refused such text: JSON keeps each lone surrogate as an escape.
+    const theme = { backgroundImageUri: 'https://acme.test/a\ud800.png', iconUri: 'https://acme.test/i\udc00.png', backgroundColor: '#102030' };
+    const now = Date.now();
+    await server.ctx.db
+      .insertInto('clients')
+      .values({
+        id: 'surrogate-shop', tenant_id: 'demo', name: 'Surrogate Shop', logo_uri: 'https://acme.test/logo\ud800.png', theme: JSON.stringify(theme), i18n: '{}', permissions: '[]',
+        google_app_id: null, facebook_app_id: null, username_policy: null, recaptcha_enabled: 0, recaptcha_site_key: null,
+        recaptcha_secret_enc: null, terms_privacy: '{}', redirect_uris: JSON.stringify([`${server.url}/demo/callback`]),
+        post_logout_redirect_uris: '[]', grant_types: JSON.stringify(['authorization_code']), token_endpoint_auth_method: 'none', secret_hash: null,
+        created_at: now, updated_at: now,
+      })
+      .execute();
+    expect((await server.ctx.db.selectFrom('clients').select('theme').where('id', '=', 'surrogate-shop').executeTakeFirstOrThrow()).theme).toContain('\\ud800');
+    const browser = new TestBrowser();
+    const challenge = await startSignIn(browser, server.url, await authorizationRequest(await relyingParty(server.url, 'surrogate-shop')));
+    for (const path of ['/login', '/register']) {
+      const page = await browser.fetch(`${server.url}${path}?challenge=${challenge}`);
+      expect(page.status, path).toBe(200);
+      const html = await page.text();
+      // The frame is drawn, and the page (its sign-in request too) holds the values with U+FFFD in place of the surrogates.
+      expect(html).toContain('<div id="passgate-shell" aria-hidden="true" style="background-color:#102030;background-image:url(&quot;https://acme.test/a%EF%BF%BD.png&quot;)">');
+      expect(html).not.toMatch(/\\u[dD][89a-fA-F]/);
+    }
+    const api = await browser.fetch(`${server.url}/api/v1/requests/login/${challenge}`);
+    expect(api.status).toBe(200);
+    expect(((await api.json()) as { client: { theme: unknown } }).client.theme).toEqual({ ...theme, backgroundImageUri: 'https://acme.test/a\ufffd.png', iconUri: 'https://acme.test/i\ufffd.png' });
+  });
+
   const csp = async (path: string) => {
     const response = await fetch(`${server.url}${path}`);
     expect(response.status).toBe(200);

@@ -8,7 +8,7 @@ import type { AppContext } from './context.ts';
 import type { ClientRecord } from './features/clients/clients.queries.ts';
 import { envelope } from './plugins/errors.ts';
 import { allowedMethodsAt, methodNotAllowed } from './plugins/method-not-allowed.ts';
-import { nulCharacterAt } from './plugins/nul-characters.ts';
+import { unusableTextAt } from './plugins/unusable-text.ts';
 import { allowThirdParties, type ThirdParty } from './plugins/security-headers.ts';
 import { readBrowserHold } from './plugins/browser-binding.ts';
 import { runtimeConfigWith } from './features/runtime-config.routes.ts';
@@ -73,12 +73,12 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     if (!indexHtml) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web` (npm start does it).');
     }
-    // A value holding U+0000 names no client or request (plugins/nul-characters.ts): the page renders
-    // without them, and the screen's own call to the API gets the 400 that says so.
+    // A value holding U+0000 or a lone surrogate names no client or request (plugins/unusable-text.ts):
+    // the page renders without them, and the screen's own call to the API gets the 400 that says so.
     // Looked up while the page's own client and request are (handled now: it is awaited only later).
     const accountClient = withinPageBudget(ctx.clients.findById(ACCOUNT_CLIENT_ID), undefined);
     accountClient.catch(() => undefined);
-    const { client, uiLocales } = nulCharacterAt(request.query) === undefined ? ((await withinPageBudget(clientOfPage(ctx, request), undefined)) ?? {}) : {};
+    const { client, uiLocales } = unusableTextAt(request.query) === undefined ? ((await withinPageBudget(clientOfPage(ctx, request), undefined)) ?? {}) : {};
     allowThirdParties(reply, https, client ? thirdPartiesOf(client, path) : []);
     // The runtime configuration, the page's chunks and the client's logo (the largest thing a
     // sign-in screen paints) come with the HTML: the first load of /login starts them all at once,

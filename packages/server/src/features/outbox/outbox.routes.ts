@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { DevOutboxItem } from '../../messaging/dev-outbox.ts';
 import { escapeHtml } from '../../lib/html.ts';
+import { encodeUriComponentOf } from '../../lib/unicode.ts';
 import { devPage } from './dev-page.ts';
 
 const querySchema = z.object({
@@ -79,7 +80,7 @@ function outboxPage(items: DevOutboxItem[], to: string | undefined, truncated: b
       return `<tr>
 <td><time datetime="${new Date(item.createdAt).toISOString()}">${escapeHtml(new Date(item.createdAt).toISOString().replace('T', ' ').slice(0, 19))}</time></td>
 <td><span class="badge">${item.channel === 'sms' ? 'SMS' : 'E-mail'}</span></td>
-<td><a href="/dev/outbox?to=${encodeURIComponent(item.to)}">${escapeHtml(item.to)}</a></td>
+<td><a href="/dev/outbox?to=${encodeUriComponentOf(item.to)}">${escapeHtml(item.to)}</a></td>
 <td>${item.code ? `<span class="code">${escapeHtml(item.code)}</span>` : '<span class="muted">none</span>'}</td>
 <td>${item.subject ? `<strong>${escapeHtml(item.subject)}</strong>` : ''}<pre>${escapeHtml(item.text)}</pre>${html}</td>
 </tr>`;

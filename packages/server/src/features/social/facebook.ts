@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { ErrorCode } from '@passgate/contract';
 import { ApiError } from '../../plugins/errors.ts';
-import { emailOf, nameOf, providerGet, text, tokenRejected, type ProviderDeps, type SocialProfile } from './provider-http.ts';
+import { assertTokenSyntax, emailOf, nameOf, providerGet, text, tokenRejected, type ProviderDeps, type SocialProfile } from './provider-http.ts';
 
 export interface FacebookApp {
   appId: string;
@@ -18,6 +18,7 @@ export const appSecretProof = (accessToken: string, appSecret: string): string =
  * user's). Facebook only hands out e-mail addresses it has confirmed, so they count as verified.
  */
 export async function verifyFacebookToken(deps: ProviderDeps, app: FacebookApp, accessToken: string): Promise<SocialProfile> {
+  assertTokenSyntax(accessToken);
   const query = new URLSearchParams({ input_token: accessToken, access_token: `${app.appId}|${app.appSecret}` });
   const debug = await providerGet(deps, 'facebook', 'debug_token', `${deps.baseUrl}/debug_token?${query.toString()}`);
   if (debug.status >= 400) {

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@passgate/contract';
 import { ApiError } from '../../plugins/errors.ts';
-import { emailOf, nameOf, providerGet, text, tokenRejected, truthy, type ProviderDeps, type SocialProfile } from './provider-http.ts';
+import { assertTokenSyntax, emailOf, nameOf, providerGet, text, tokenRejected, truthy, type ProviderDeps, type SocialProfile } from './provider-http.ts';
 
 /**
  * Checks a Google access token (Google Identity Services' token client hands the SPA an OAuth
@@ -9,6 +9,7 @@ import { emailOf, nameOf, providerGet, text, tokenRejected, truthy, type Provide
  * Google verified it. The userinfo endpoint, called with the token, adds the name and picture.
  */
 export async function verifyGoogleToken(deps: ProviderDeps, appId: string, accessToken: string): Promise<SocialProfile> {
+  assertTokenSyntax(accessToken);
   const info = await providerGet(deps, 'google', 'tokeninfo', `${deps.baseUrl}/oauth2/v3/tokeninfo?access_token=${encodeURIComponent(accessToken)}`);
   if (info.status >= 400 || info.body.error !== undefined) throw tokenRejected();
   const token = info.body;

@@ -26,6 +26,15 @@ export const PROVIDER_TIMEOUT_MS = 5_000;
 /** 401/1063: the token is not valid, not for this app, or expired. */
 export const tokenRejected = (): ApiError => new ApiError(ErrorCode.AccessTokenInvalid, 401, 'access_token');
 
+/**
+ * An OAuth access token is printable ASCII (1*VSCHAR, RFC 6749 appendix A.12). Anything else (a
+ * lone surrogate, on which encodeURIComponent throws; characters no header can carry) is no token
+ * of Google's or Facebook's: it is rejected as such before either is asked.
+ */
+export function assertTokenSyntax(accessToken: string): void {
+  if (!/^[\x20-\x7e]+$/.test(accessToken)) throw tokenRejected();
+}
+
 /** 503/1293: the provider cannot be reached or failed; the user may try again. */
 export const providerUnavailable = (): ApiError => new ApiError(ErrorCode.ProviderUnavailable, 503);
 

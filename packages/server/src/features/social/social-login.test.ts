@@ -5,7 +5,9 @@ import { TestBrowser } from '../../../test/browser.ts';
 import { auditTypes, createClient, createTenant, lastCode } from '../../../test/visitor.ts';
 import type { TestServer } from '../../../test/test-server.ts';
 import type { FakeSocialProviders } from '../../../test/fake-social-providers.ts';
-import { FACEBOOK_APP, FACEBOOK_SECRET, GOOGLE_APP, begin, identitiesOf, loginBody, socialLogin, startSocialTestbed, usersWithEmail, type SocialTestbed } from './social-test-setup.ts';
+import { verifyFacebookToken } from './facebook.ts';
+import { verifyGoogleToken } from './google.ts';
+import { FACEBOOK_APP, FACEBOOK_SECRET, GOOGLE_APP, begin, expectNotSignedIn, identitiesOf, loginBody, socialLogin, startSocialTestbed, usersWithEmail, type SocialTestbed } from './social-test-setup.ts';
 
 /** POST /api/v1/social/login over real HTTP, against the local fake of Google's and Facebook's APIs. */
 describe('sign-in with Google and Facebook', () => {
@@ -282,5 +284,32 @@ describe('sign-in with Google and Facebook', () => {
     expect(await login({ authorizer: 'google', app_id: GOOGLE_APP, challenge })).toMatchObject({ status: 400, body: { error: { code: 1001, field: 'access_token' } } });
     expect(await login({ authorizer: 'google', challenge, access_token: 't' })).toMatchObject({ status: 400, body: { error: { code: 1001, field: 'app_id' } } });
     expect(await login(loginBody('google', 'no-such-challenge', 't'))).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'challenge' } } });
+  });
+
+  /** A lone surrogate in the token made encodeURIComponent throw in verifyGoogleToken: a 500 for anyone holding a challenge. */
+  it('refuses a token that is not well-formed Unicode (400, 1002) before any provider is asked, and signs nobody in', async () => {
+    const { challenge, browser } = await begin(server);
+    const asked = fake.requests.length;
+    const logged = server.logs.length;
+    for (const authorizer of ['google', 'facebook'] as const) {
+      // As an attacker writes it: the surrogate as a JSON escape.
+      const body = `{"authorizer":"${authorizer}","app_id":"${authorizer === 'google' ? GOOGLE_APP : FACEBOOK_APP}","challenge":"${challenge}","access_token":"ya29.\\ud800"}`;
+      const answer = await browser.fetch(`${server.url}/api/v1/social/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(answer.status, authorizer).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: { code: 1002, field: 'access_token' } });
+    }
+    expect(fake.requests.length).toBe(asked);
+    await expectNotSignedIn(server, challenge);
+    expect(server.logs.slice(logged).filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
+  });
+
+  it('checks no token that is not printable ASCII with the provider, whoever calls the check: 1063', async () => {
+    const deps = { baseUrl: fake.url, log: { warn: () => undefined } };
+    const asked = fake.requests.length;
+    for (const token of ['ya29.\ud800', 'ya29.\udc00x', 'ya29.€', 'ya29.\r\nx', '']) {
+      await expect(verifyGoogleToken(deps, GOOGLE_APP, token), JSON.stringify(token)).rejects.toMatchObject({ code: 1063, status: 401, field: 'access_token' });
+      await expect(verifyFacebookToken({ ...deps, baseUrl: `${fake.url}/v19.0` }, { appId: FACEBOOK_APP, appSecret: FACEBOOK_SECRET }, token)).rejects.toMatchObject({ code: 1063 });
+    }
+    expect(fake.requests.length).toBe(asked);
   });
 });
