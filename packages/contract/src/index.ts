@@ -1,6 +1,7 @@
 export * from './error-codes.ts';
 export * from './capabilities.ts';
 export * from './validation.ts';
+export * from './username-pattern.ts';
 export * from './case.ts';
 export * from './locale.ts';
 export * from './backup-codes.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyUsername, isEmail, isPhoneNumber, unmetPasswordRequirements, usernameLabelKey } from './validation.ts';
+import { linearUsernamePatternTest } from './username-pattern.ts';
 import { effectiveCapabilities, capabilities } from './capabilities.ts';
 import { passwordLoginBodySchema } from './schemas/login-flow.ts';
 import { snakeKeys, toCamelCase, toSnakeCase } from './case.ts';
@@ -32,14 +33,15 @@ describe('username policy', () => {
   });
 
   it("applies the client's domains and regexes instead of the defaults", () => {
+    const linear = linearUsernamePatternTest();
     const policy = { email: { allowedDomains: ['corp.vn'] }, phone: { regexValidation: '^84\\d{9}$' } };
-    expect(classifyUsername('ann@corp.vn', ['email', 'phone'], policy)).toBe('email');
-    expect(classifyUsername('ann@example.com', ['email', 'phone'], policy)).toBeNull();
-    expect(classifyUsername('84912345678', ['email', 'phone'], policy)).toBe('phone');
-    expect(classifyUsername('0912345678', ['email', 'phone'], policy)).toBeNull();
-    expect(classifyUsername('ann@corp.vn', ['email'], { email: { regexValidation: '^[a-z]+@' } })).toBe('email');
-    expect(classifyUsername('Ann9@corp.vn', ['email'], { email: { regexValidation: '^[a-z]+@' } })).toBeNull();
-    expect(classifyUsername('x@corp.vn', ['email'], { email: { regexValidation: '([' } })).toBeNull();
+    expect(classifyUsername('ann@corp.vn', ['email', 'phone'], policy, linear)).toBe('email');
+    expect(classifyUsername('ann@example.com', ['email', 'phone'], policy, linear)).toBeNull();
+    expect(classifyUsername('84912345678', ['email', 'phone'], policy, linear)).toBe('phone');
+    expect(classifyUsername('0912345678', ['email', 'phone'], policy, linear)).toBeNull();
+    expect(classifyUsername('ann@corp.vn', ['email'], { email: { regexValidation: '^[a-z]+@' } }, linear)).toBe('email');
+    expect(classifyUsername('Ann9@corp.vn', ['email'], { email: { regexValidation: '^[a-z]+@' } }, linear)).toBeNull();
+    expect(classifyUsername('x@corp.vn', ['email'], { email: { regexValidation: '([' } }, linear)).toBeNull();
   });
 
   it('names the field by the allowed kinds', () => {

@@ -70,21 +70,25 @@ export function usernameLabelKey(kinds: readonly UsernameKind[]): 'email' | 'pho
   return kinds.includes('phone') ? 'phoneNumber' : 'email';
 }
 
-function matchesRegex(value: string, source: string | undefined): boolean {
-  if (!source) return true;
-  try {
-    return new RegExp(source).test(value);
-  } catch {
-    return false;
-  }
-}
+/**
+ * Whether `value` matches a username policy pattern (`regexValidation`), searched anywhere in the
+ * value as `RegExp.prototype.test` does (anchor with ^ and $ to match the whole value). The server
+ * passes a linear-time engine (`linearUsernamePatternTest`, from the contract's main entry): never
+ * a backtracking one, whose time a hostile pattern can make exponential in the input.
+ */
+export type UsernamePatternTest = (pattern: string, value: string) => boolean;
 
 /**
  * Which kind of username `value` is, judged by the allowed kinds and the client's username policy;
  * null when it has an invalid format. A type's policy applies only when that type is allowed;
- * without a policy the default e-mail and phone rules apply.
+ * without a policy the default e-mail and phone rules apply. A policy's patterns are matched by
+ * `testPattern`, which a caller with a policy must choose.
  */
-export function classifyUsername(value: string, allowed: readonly UsernameKind[], policy?: UsernamePolicy | null): UsernameKind | null {
+export function classifyUsername(value: string, allowed: readonly UsernameKind[]): UsernameKind | null;
+export function classifyUsername(value: string, allowed: readonly UsernameKind[], policy: UsernamePolicy | null | undefined, testPattern: UsernamePatternTest): UsernameKind | null;
+export function classifyUsername(value: string, allowed: readonly UsernameKind[], policy?: UsernamePolicy | null, testPattern?: UsernamePatternTest): UsernameKind | null {
+  // Without a matcher a pattern cannot be checked, so the value is refused (the overloads make it unreachable).
+  const matches = (source: string | undefined) => !source || (testPattern ? testPattern(source, value) : false);
   if (value.length === 0 || value.length > USERNAME_MAX_LENGTH) return null;
   if (value.includes('@')) {
     if (!allowed.includes('email')) return null;
@@ -94,12 +98,12 @@ export function classifyUsername(value: string, allowed: readonly UsernameKind[]
     const domains = rule.allowedDomains?.map((d) => d.toLowerCase()) ?? [];
     if (domains.length > 0 && !domains.includes(domain)) return null;
     if (!rule.regexValidation && !isEmail(value)) return null;
-    return matchesRegex(value, rule.regexValidation) ? 'email' : null;
+    return matches(rule.regexValidation) ? 'email' : null;
   }
   if (!allowed.includes('phone')) return null;
   const rule = policy?.phone;
   if (!rule?.regexValidation) return isPhoneNumber(value) ? 'phone' : null;
-  return matchesRegex(value, rule.regexValidation) ? 'phone' : null;
+  return matches(rule.regexValidation) ? 'phone' : null;
 }
 
 export const HEX_COLOUR_PATTERN = /^#[0-9A-Fa-f]{6}$/;

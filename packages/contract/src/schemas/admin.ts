@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { capabilities } from '../capabilities.ts';
-import { passwordPolicySchema, usernamePolicySchema } from './policies.ts';
+import { passwordPolicySchema, usernamePolicyInputSchema } from './policies.ts';
 import { displayNameSchema } from './common.ts';
 import {
   clientI18nSchema,
@@ -57,7 +57,7 @@ export const clientSettingsSchema = z.object({
   facebookAppId: z.string().min(1).max(300).nullable(),
   /** Clear text only on the way in; stored encrypted with the server key, never returned (null removes it). */
   facebookAppSecret: z.string().min(1).max(300).nullable(),
-  usernamePolicy: usernamePolicySchema.nullable(),
+  usernamePolicy: usernamePolicyInputSchema.nullable(),
   recaptcha: recaptchaConfigurationSchema.extend({ secret: z.string().min(1).max(300).optional() }),
   termsPrivacy: termsPrivacySchema,
   redirectUris: z.array(uri).min(1).max(20),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from '../validation.ts';
+import { usernamePatternProblem } from '../username-pattern.ts';
 
 export const passwordPolicySchema = z.object({
   minLength: z.number().int().min(1).max(PASSWORD_MAX_LENGTH),
@@ -24,3 +25,31 @@ export const usernamePolicySchema = z.object({
 });
 export type UsernamePolicy = z.infer<typeof usernamePolicySchema>;
 
+
+/** A pattern as written by an operator: one the linear-time engine runs (username-pattern.ts), else 1002 naming the field. */
+const usernamePatternInputSchema = z
+  .string()
+  .max(500)
+  .superRefine((source, ctx) => {
+    const problem = usernamePatternProblem(source);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/**
+ * The username policy as the admin API, the command line and the admin console write it. What is
+ * read back (client views, the sign-in screens' client) keeps the plain schema above, so a pattern
+ * stored before this check never makes an answer fail.
+ */
+export const usernamePolicyInputSchema = z.object({
+  email: z
+    .object({
+      allowedDomains: z.array(z.string().min(1).max(253)).max(100).optional(),
+      regexValidation: usernamePatternInputSchema.optional(),
+    })
+    .optional(),
+  phone: z
+    .object({
+      regexValidation: usernamePatternInputSchema.optional(),
+    })
+    .optional(),
+});

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { clientCreateSchema, clientUpdateSchema, type ClientUpdateInput, type UsernamePolicy } from '@passgate/contract';
+import { clientCreateSchema, clientUpdateSchema, type ClientUpdateInput } from '@passgate/contract';
 import type { ClientUpdate, Database } from '../../db/schema.ts';
 import type { ServerKeys } from '../../lib/server-keys.ts';
 import { bit, toJson } from '../../lib/json.ts';
@@ -40,20 +40,8 @@ export interface ClientCreated {
 const DEFAULT_GRANT_TYPES = ['authorization_code', 'refresh_token'];
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 
-function regexProblems(policy: UsernamePolicy | null | undefined): AdminInputProblem[] {
-  const problems: AdminInputProblem[] = [];
-  const check = (field: string, source: string | undefined) => {
-    if (!source) return;
-    try {
-      new RegExp(source);
-    } catch {
-      problems.push({ field, message: `'${source}' is not a valid regular expression` });
-    }
-  };
-  check('usernamePolicy.email.regexValidation', policy?.email?.regexValidation);
-  check('usernamePolicy.phone.regexValidation', policy?.phone?.regexValidation);
-  return problems;
-}
+// Username policy patterns are checked by the shared schema (usernamePolicyInputSchema in the
+// contract): parseAdminInput refuses one the linear-time engine cannot run, naming its field.
 
 /** The columns for the given settings; secrets are handled by the caller. */
 function clientColumns(input: ClientUpdateInput): ClientUpdate {
@@ -120,7 +108,7 @@ export function createClientService({ db, keys }: { db: Kysely<Database>; keys: 
       if (method === 'none' && input.secret) {
         problems.push({ field: 'secret', message: 'a public client (auth method none) has no secret' });
       }
-      problems.push(...recaptchaProblems(input.recaptcha, false), ...regexProblems(input.usernamePolicy));
+      problems.push(...recaptchaProblems(input.recaptcha, false));
       if (problems.length > 0) throw new AdminInputError(problems);
 
       const generatedSecret = method !== 'none' && !input.secret ? randomToken(32) : undefined;
@@ -195,7 +183,7 @@ export function createClientService({ db, keys }: { db: Kysely<Database>; keys: 
       const problems = await tenantProblems(input.tenantId);
       if (method === 'none' && input.secret) problems.push({ field: 'secret', message: 'a public client (auth method none) has no secret' });
       if (method !== 'none' && input.secret === null) problems.push({ field: 'secret', message: 'a confidential client needs a secret' });
-      problems.push(...recaptchaProblems(input.recaptcha, existing.recaptcha.secretEnc !== null), ...regexProblems(input.usernamePolicy));
+      problems.push(...recaptchaProblems(input.recaptcha, existing.recaptcha.secretEnc !== null));
       if (problems.length > 0) throw new AdminInputError(problems);
 
       const columns = clientColumns(input);

@@ -1,6 +1,5 @@
 import {
   ErrorCode,
-  classifyUsername,
   effectiveCapabilities,
   normalizeUsername,
   type LoginRequestInfo,
@@ -15,6 +14,7 @@ import { ApiError } from '../../plugins/errors.ts';
 import { accountBudgetKey, consume, takeTry } from '../../plugins/rate-limits.ts';
 import { dummySecretHash, refuseWhenArgon2Overloaded, verifySecret } from '../../lib/passwords.ts';
 import { toPublicClient, type ClientRecord } from '../clients/clients.queries.ts';
+import { classifyClientUsername } from '../clients/client-username.ts';
 import { resolveFlowClient } from './flow-client.ts';
 import { completeConsent, completeLogin, interactionClientId, loadInteraction, oidcContextOf, loadInteractionForSecondDevice, requireHeldInteraction } from './interactions.ts';
 import { passwordExpiry } from './password-expiry.ts';
@@ -106,7 +106,7 @@ export function createLoginFlowService(ctx: AppContext) {
       const kind: UsernameKind = username.includes('@') ? 'email' : 'phone';
       const kinds = loginKinds(client);
       if (!kinds.includes(kind)) throw new ApiError(ErrorCode.ClientLacksPermission, 403, 'username');
-      if (!classifyUsername(username, kinds, client.usernamePolicy)) {
+      if (!classifyClientUsername(ctx.log, client, username, kinds)) {
         throw new ApiError(kind === 'email' ? ErrorCode.EmailInvalid : ErrorCode.PhoneInvalid, 400, 'username', `${body.username} has an invalid format`);
       }
 

@@ -1,9 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import { ErrorCode, classifyUsername, normalizeUsername, type Capability, type Locale, type UsernameKind } from '@passgate/contract';
+import { ErrorCode, normalizeUsername, type Capability, type Locale, type UsernameKind } from '@passgate/contract';
+import type { Logger } from 'pino';
 import { ApiError } from '../../plugins/errors.ts';
 import { localeFromAcceptLanguage } from '../../messaging/templates/templates.ts';
 import { parseCookieHeader } from '../../lib/cookies.ts';
 import { BROWSER_KEY_COOKIE } from '../known-browsers/new-browser-notice.ts';
+import { classifyClientUsername } from '../clients/client-username.ts';
 import type { FlowClient } from './flow-client.ts';
 import type { RequestMeta } from './login-flow.service.ts';
 
@@ -43,11 +45,17 @@ export interface VisitorUsername {
  * 5): 1016 (e-mail) or 1015 (phone) '{{username}} has an invalid format' on the field username.
  * With `requireCapability`, a kind the client may not use answers 1301 first.
  */
-export function checkUsername(flow: FlowClient, raw: string, kinds: UsernameKind[], options: { requireCapability?: boolean } = {}): VisitorUsername {
+export function checkUsername(
+  log: Pick<Logger, 'warn'>,
+  flow: FlowClient,
+  raw: string,
+  kinds: UsernameKind[],
+  options: { requireCapability?: boolean } = {},
+): VisitorUsername {
   const username = normalizeUsername(raw);
   const kind: UsernameKind = username.includes('@') ? 'email' : 'phone';
   if (options.requireCapability && !kinds.includes(kind)) throw new ApiError(ErrorCode.ClientLacksPermission, 403, 'username');
-  if (!classifyUsername(username, kinds, flow.client.usernamePolicy)) {
+  if (!classifyClientUsername(log, flow.client, username, kinds)) {
     throw new ApiError(invalidUsernameCode(username, kinds), 400, 'username', `${raw} has an invalid format`);
   }
   return { username, kind };

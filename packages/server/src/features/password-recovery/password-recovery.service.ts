@@ -27,7 +27,7 @@ export function createPasswordRecoveryService(ctx: AppContext, codes: CodeServic
     const flow = await resolveFlowClient(ctx, clientId);
     requireTenantSwitch(flow, 'resetPasswordAllowed');
     requireCapability(flow, 'password:reset');
-    const { username, kind } = checkUsername(flow, rawUsername, usernameKinds(flow, 'login'));
+    const { username, kind } = checkUsername(ctx.log, flow, rawUsername, usernameKinds(flow, 'login'));
     const target = { tenantId: flow.tenant.id, purpose: 'recovery', destination: username } as const;
     return { flow, username, kind, target };
   }

@@ -1,6 +1,5 @@
 import {
   ErrorCode,
-  classifyUsername,
   normalizeUsername,
   type CodeSentResponse,
   type PasswordlessLoginBody,
@@ -18,6 +17,7 @@ import { messageLocale } from '../../messaging/templates/templates.ts';
 import { createAuditQueries } from '../audit/audit.queries.ts';
 import { createUserQueries } from '../users/users.queries.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
+import { classifyClientUsername } from '../clients/client-username.ts';
 import { requireCapability, requireTenantSwitch, resolveFlowClient, type FlowClient } from '../login-flow/flow-client.ts';
 import { completeLogin, interactionClientId, loadInteraction, type Interaction } from '../login-flow/interactions.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
@@ -56,7 +56,7 @@ export function createPasswordlessService(ctx: AppContext, codes: CodeService = 
     requireTenantSwitch(flow, 'passwordlessAuthenticationAllowed');
     requireCapability(flow, 'passwordless:login');
     const phone = normalizeUsername(body.phoneNumber);
-    if (phone.includes('@') || !classifyUsername(phone, ['phone'], flow.client.usernamePolicy)) {
+    if (phone.includes('@') || !classifyClientUsername(ctx.log, flow.client, phone, ['phone'])) {
       throw new ApiError(ErrorCode.PhoneInvalid, 400, 'phone_number', `${body.phoneNumber} has an invalid format`);
     }
     await ctx.recaptcha.verify(flow.client, body.recaptchaToken, meta.ip);

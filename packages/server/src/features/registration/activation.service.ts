@@ -94,7 +94,7 @@ export function createActivationService(ctx: AppContext, codes: CodeService = cr
 
     async resend(body: SendCodeBody, meta: VisitorMeta): Promise<CodeSentResponse> {
       const flow = await resolveFlowClient(ctx, body.clientId);
-      const { username, kind } = checkUsername(flow, body.username, ['email', 'phone']);
+      const { username, kind } = checkUsername(ctx.log, flow, body.username, ['email', 'phone']);
       await ctx.recaptcha.verify(flow.client, body.recaptchaToken, meta.ip);
 
       const target = { tenantId: flow.tenant.id, purpose: 'activation', destination: username } as const;

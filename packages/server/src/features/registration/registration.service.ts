@@ -37,7 +37,7 @@ export function createRegistrationService(ctx: AppContext, codes: CodeService = 
     async register(body: RegisterBody, meta: VisitorMeta, registrant: RegistrantBrowser | null): Promise<RegisterResponse> {
       const flow = await resolveFlowClient(ctx, body.clientId);
       requireTenantSwitch(flow, 'registrationAllowed');
-      const { username, kind } = checkUsername(flow, body.username, usernameKinds(flow, 'register'), { requireCapability: true });
+      const { username, kind } = checkUsername(ctx.log, flow, body.username, usernameKinds(flow, 'register'), { requireCapability: true });
       const needs = unmetPasswordText(body.password, flow.tenant.passwordPolicy);
       if (needs) throw passwordPolicyError(needs);
       await refuseCommonPassword(body.password);

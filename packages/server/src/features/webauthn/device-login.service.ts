@@ -4,7 +4,6 @@ import { qrCodeDataUrl } from '../../lib/qr-code.ts';
 import { loadWebAuthn } from './webauthn-library.ts';
 import {
   ErrorCode,
-  classifyUsername,
   normalizeUsername,
   type DeviceLoginChallengeResponse,
   type DeviceLoginDenyBody,
@@ -24,6 +23,7 @@ import { ApiError } from '../../plugins/errors.ts';
 import { accountLocked } from '../login-flow/lockout.ts';
 import { accountBudgetKey, consume } from '../../plugins/rate-limits.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
+import { classifyClientUsername } from '../clients/client-username.ts';
 import { requireCapability, requireTenantSwitch, resolveFlowClient, type FlowClient } from '../login-flow/flow-client.ts';
 import { completeLogin, interactionClientId, loadInteraction, loadInteractionForSecondDevice, requireHeldInteraction, type Interaction } from '../login-flow/interactions.ts';
 import type { BrowserHold } from '../../plugins/browser-binding.ts';
@@ -131,7 +131,7 @@ export function createDeviceLoginService(ctx: AppContext, options: { ttls?: Part
       if (body.clientId !== undefined && body.clientId !== clientId) throw new ApiError(ErrorCode.InvalidField, 400, 'client_id', 'client_id does not match the sign-in request');
       const flow = await flowOf(clientId);
       const username = normalizeUsername(body.username);
-      if (!classifyUsername(username, ['email', 'phone'], flow.client.usernamePolicy)) {
+      if (!classifyClientUsername(ctx.log, flow.client, username, ['email', 'phone'])) {
         throw new ApiError(ErrorCode.UsernameInvalid, 400, 'username', `${body.username} has an invalid format`);
       }
       await consume(ctx.rateLimits.loginPerIp, meta.ip);
