@@ -5,7 +5,7 @@ import { AdminInputError } from '../admin-input-error.ts';
 /**
  * The answers every admin route may give besides its own: for the OpenAPI document.
  * 400 bad input (field named), 401 no or bad token (1101/1102), 403 no role for this tenant (1301)
- * or no 2-step verification yet (1304), 404 no such tenant, client or user.
+ * or no 2-step verification yet (1304), or a sign-in that did not use it (1307), 404 no such tenant, client or user.
  */
 export const adminErrorResponses = {
   400: errorEnvelopeSchema,

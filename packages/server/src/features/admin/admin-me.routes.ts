@@ -11,7 +11,7 @@ export async function adminMeRoutes(app: FastifyInstance, _options: { ctx: AppCo
     schema: {
       tags: ['admin'],
       summary: 'The signed-in admin: operator (every tenant) or the tenants they administer',
-      description: '401 (1101/1102) without an admin-console access token; 403 1301 without an admin role, 1304 without 2-step verification (an authenticator app or a device).',
+      description: '401 (1101/1102) without an admin-console access token; 403 1301 without an admin role, 1304 without 2-step verification (an authenticator app or a device), 1307 when the sign-in behind the token did not use it (sign in again with prompt=login).',
       security: adminSecurity,
       response: { 200: adminMeSchema, ...adminErrorResponses },
     },
