@@ -77,7 +77,8 @@ export async function webauthnRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       summary: 'Start registering a device: the options for the browser\'s create()',
       description:
         '`challenge` names this registration ceremony (5 minutes, single use, this user\'s) in the POST; `options` is a PublicKeyCredentialCreationOptionsJSON ' +
-        '(RP id and origin from PUBLIC_URL, attestation none, resident key and user verification preferred) excluding every device of the user. 1303 (403) the tenant does not allow devices.',
+        '(RP id and origin from PUBLIC_URL, attestation none, resident key and user verification preferred) excluding every device of the user. 1303 (403) the tenant does not allow devices; ' +
+        '1307 (403) an administrator whose sign-in did not use their authenticator app or device.',
       security: bearer,
       response: { 200: webauthnRegistrationOptionsSchema, ...errors },
     },
@@ -93,7 +94,7 @@ export async function webauthnRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         '`publickey_credential` is the RegistrationResponseJSON of the browser; `registration_challenge` the `options.challenge` of the GET. Answers the device id and the ' +
         'activation challenge (10 minutes) whose code went to the e-mail address, else the phone. 1001/1002 (field device_name) missing, blank or over 255 characters; ' +
         '1026 (field challenge) unknown, expired or used ceremony, or a registration_challenge that is not its own; 1002 (field publickey_credential) the attestation ' +
-        `does not verify (origin, RP id, challenge, format); 1028 (409) this authenticator is already registered; 1303 (403); ${CODE_ERRORS}.`,
+        `does not verify (origin, RP id, challenge, format); 1028 (409) this authenticator is already registered; 1303 (403); 1307 (403) as for the GET; ${CODE_ERRORS}.`,
       security: bearer,
       querystring: webauthnRegisterQuerySchema,
       body: webauthnRegisterBodySchema,
