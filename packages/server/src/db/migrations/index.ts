@@ -20,6 +20,7 @@ import * as deviceLoginRequester from './2026-12-08-device-login-requester.ts';
 import * as partialPayloadIndexes from './2026-12-09-partial-payload-indexes.ts';
 import * as clientChangeNotices from './2026-12-10-client-change-notices.ts';
 import * as registrantBrowser from './2026-12-11-registrant-browser.ts';
+import * as ambiguousOtpSessions from './2026-12-12-ambiguous-otp-sessions.ts';
 
 /** Every migration, by name; names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-09-partial-payload-indexes': partialPayloadIndexes,
   '2026-12-10-client-change-notices': clientChangeNotices,
   '2026-12-11-registrant-browser': registrantBrowser,
+  '2026-12-12-ambiguous-otp-sessions': ambiguousOtpSessions,
 };
