@@ -179,6 +179,17 @@ export class Authenticator {
   }
 }
 
+/** From the Security page with 2-step off: the password re-check, then the greeting's Get started, to the page of the methods. */
+export async function openTwoStepMethods(security: SecurityPage, account: NewAccount): Promise<MfaPage> {
+  await security.mfaRow('off').click();
+  await security.checkPassword.fill(account.password);
+  await security.checkNext.click();
+  const mfa = new MfaPage(security.page, security.locale);
+  await mfa.getStarted.click();
+  await mfa.expectShown();
+  return mfa;
+}
+
 /**
  * From the Security page, turns 2-step verification on with an authenticator app as a person does
  * (password re-check, greeting, the app's setup dialog, the backup codes put away); answers the
@@ -187,12 +198,7 @@ export class Authenticator {
 export async function turnOnAuthenticatorApp(page: Page, account: NewAccount, locale: Locale = 'vi'): Promise<Authenticator> {
   const security = new SecurityPage(page, locale);
   await security.expectShown();
-  await security.mfaRow('off').click();
-  await security.checkPassword.fill(account.password);
-  await security.checkNext.click();
-  const mfa = new MfaPage(page, locale);
-  await mfa.getStarted.click();
-  await mfa.expectShown();
+  const mfa = await openTwoStepMethods(security, account);
   await mfa.setUp('totp').click();
   await expect(mfa.secret).toHaveText(/^[A-Z2-7]{16,}=*$/);
   const authenticator = new Authenticator((await mfa.secret.textContent())!);

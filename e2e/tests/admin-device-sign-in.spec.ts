@@ -5,7 +5,7 @@ import { registerDevice } from '../pages/device-registration.ts';
 import { tr } from '../pages/i18n.ts';
 import { LoginPage } from '../pages/login-page.ts';
 import { saveWideAndNarrow } from '../pages/screenshots.ts';
-import { MfaPage, SecurityPage } from '../pages/security-pages.ts';
+import { openTwoStepMethods, SecurityPage } from '../pages/security-pages.ts';
 import { VirtualAuthenticator } from '../pages/virtual-authenticator.ts';
 
 /**
@@ -35,12 +35,7 @@ test('an operator whose second factor is a device: the password alone opens neit
   await attacker.goto('/user/security');
   const security = new SecurityPage(attacker, 'vi');
   await security.expectShown();
-  await security.mfaRow('off').click();
-  await security.checkPassword.fill(operator.password);
-  await security.checkNext.click();
-  const mfa = new MfaPage(attacker, 'vi');
-  await mfa.getStarted.click();
-  await mfa.expectShown();
+  const mfa = await openTwoStepMethods(security, operator);
   await mfa.setUp('totp').click();
   const refusal = mfa.dialog('totp').getByRole('alert');
   await expect(refusal).toContainText(tr('vi', 'errors.1307'));

@@ -9,7 +9,7 @@ import { codeIn, Outbox } from '../pages/outbox.ts';
 import { expectNoSeriousA11yViolations } from '../pages/accessibility.ts';
 import { saveWideAndNarrow } from '../pages/screenshots.ts';
 import { BACKUP_CODE_SHAPE, BackupCodesDialog, BackupCodesRow, SecondStepOtherWays } from '../pages/backup-codes-pages.ts';
-import { Login2StepPage, MfaPage, SecurityPage } from '../pages/security-pages.ts';
+import { Login2StepPage, openTwoStepMethods, type MfaPage, SecurityPage } from '../pages/security-pages.ts';
 
 /** From the dashboard's Security card to the Security page. */
 async function openSecurity(page: Page, locale: Locale = 'vi'): Promise<SecurityPage> {
@@ -24,13 +24,7 @@ async function openSecurity(page: Page, locale: Locale = 'vi'): Promise<Security
 
 /** Turns 2-step on by e-mail code from the Security page (password re-check, greeting, the e-mail dialog). */
 async function turnOnEmailTwoStep(security: SecurityPage, account: NewAccount, outbox: Outbox): Promise<MfaPage> {
-  const page = security.page;
-  await security.mfaRow('off').click();
-  await security.checkPassword.fill(account.password);
-  await security.checkNext.click();
-  const mfa = new MfaPage(page, 'vi');
-  await mfa.getStarted.click();
-  await mfa.expectShown();
+  const mfa = await openTwoStepMethods(security, account);
   const seen = await outbox.messages(account.username);
   await mfa.setUp('email').click();
   await mfa.button('email', 'account.security.setup.send').click();

@@ -42,10 +42,7 @@ export function usedStrongTwoStep(amr: readonly string[]): boolean {
  * Accounts without an admin role, and an admin's very first strong factor, are not held.
  */
 export async function requireStrongSignInForAdminFactors(ctx: AppContext, user: UserRow, amr: readonly string[]): Promise<void> {
-  if (usedStrongTwoStep(amr)) return;
-  const roles = await createAdminRoleQueries(ctx.db).rolesOf(user.id);
-  if (!roles.operator && roles.tenantAdminOf.length === 0) return;
-  if (!(await hasStrongTwoStep(ctx, user))) return;
+  if (usedStrongTwoStep(amr) || !(await isAdministrator(ctx, user.id)) || !(await hasStrongTwoStep(ctx, user))) return;
   throw new ApiError(ErrorCode.SignInWithStrongTwoStep, 403);
 }
 
