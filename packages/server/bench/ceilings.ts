@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { closedLoop } from './load.ts';
 import { metered } from './proc.ts';
+import { bareSignInOnce, type BareSignInTarget } from './phases/sign-in.ts';
 import { refreshOperation, type Chain } from './phases/tokens.ts';
+import { oidc, type RelyingParty } from '../test/relying-party.ts';
 import { track } from './server-process.ts';
 import { pinned, ROOT, type Settings } from './settings.ts';
 import { summarise, type PhaseResult } from './stats.ts';
 
 /**
- * The two ceilings Passgate is held against, each measured in a process of its own pinned to the
+ * The ceilings Passgate is held against, each measured in a process of its own pinned to the
  * core the server gets, in the same run: what the machine can do at all, right now.
  */
 
@@ -50,15 +52,39 @@ export async function measureArgon2Ceiling(settings: Settings): Promise<Argon2Ce
   return { ...message, perSecond: message.hashes / message.wallSeconds, perCpuSecond: message.hashes / message.cpuSeconds };
 }
 
-/** Refresh grants against the bare provider, driven exactly like Passgate's public-client phase. */
-export async function measureBareRefreshCeiling(settings: Settings): Promise<PhaseResult> {
-  const { child, message } = await startChild<{ tokenUrl: string; clientId: string; refreshTokens: string[] }>(settings, 'bare-provider.ts', [String(settings.tokenConcurrency)]);
+interface BareProviderMessage {
+  tokenUrl: string;
+  clientId: string;
+  refreshTokens: string[];
+  signIn: { issuer: string; clientId: string; secret: string; redirectUri: string; username: string; password: string };
+}
+
+export interface BareCeilings {
+  /** Refresh grants, driven exactly like Passgate's public-client phase. */
+  refresh: PhaseResult;
+  /** Whole sign-ins with one argon2id verification, driven like Passgate's sign-in phases. */
+  signIn: PhaseResult;
+}
+
+/** The bare provider's ceilings, one process for both phases. */
+export async function measureBareCeilings(settings: Settings, signInConcurrency: number): Promise<BareCeilings> {
+  const { child, message } = await startChild<BareProviderMessage>(settings, 'bare-provider.ts', [String(settings.tokenConcurrency)]);
   try {
     const chains: Chain[] = message.refreshTokens.map((refreshToken) => ({ refreshToken }));
     const op = refreshOperation({ tokenUrl: message.tokenUrl, clientId: message.clientId }, chains);
     await closedLoop(chains.length, Math.min(2, settings.seconds), op);
-    const { result, usage } = await metered(child.pid!, () => closedLoop(chains.length, settings.seconds, op));
-    return summarise('bare oidc-provider refresh (ceiling)', result, usage, { concurrency: chains.length });
+    const measured = await metered(child.pid!, () => closedLoop(chains.length, settings.seconds, op));
+    const refresh = summarise('bare oidc-provider refresh (ceiling)', measured.result, measured.usage, { concurrency: chains.length });
+
+    const s = message.signIn;
+    const config = await oidc.discovery(new URL(s.issuer), s.clientId, s.secret, oidc.ClientSecretBasic(s.secret), { execute: [oidc.allowInsecureRequests] });
+    const rp: RelyingParty = { config, clientId: s.clientId, redirectUri: s.redirectUri };
+    const target: BareSignInTarget = { issuer: s.issuer, rp, username: s.username, password: s.password };
+    const signInOp = (_worker: number, dueAt: number) => bareSignInOnce(target, dueAt);
+    await closedLoop(1, 1, signInOp);
+    const signedIn = await metered(child.pid!, () => closedLoop(signInConcurrency, settings.seconds, signInOp));
+    const signIn = summarise('bare oidc-provider sign-in + argon2id (ceiling)', signedIn.result, signedIn.usage, { concurrency: signInConcurrency });
+    return { refresh, signIn };
   } finally {
     child.kill('SIGTERM');
   }

@@ -64,6 +64,30 @@ export async function signInOnce(target: SignInTarget, dueAt: number, scope?: st
   }
 }
 
+/** Where the bare provider's sign-in ceiling listens, and its one account. */
+export interface BareSignInTarget {
+  issuer: string;
+  rp: RelyingParty;
+  username: string;
+  password: string;
+}
+
+/** The same walk against the bare provider (see bench/children/bare-provider.ts): its login is POST /login. */
+export async function bareSignInOnce(target: BareSignInTarget, dueAt: number): Promise<Sample> {
+  const { issuer, rp } = target;
+  const browser = new TestBrowser();
+  const auth = await authorizationRequest(rp);
+  const first = await browser.follow(auth.url, issuer);
+  if (new URL(first.url).pathname !== '/login') throw new Error(`the authorization request ended at ${first.response.status} ${first.url}`);
+  const stepStart = performance.now();
+  const response = await browser.postJson(`${issuer}/login`, { username: target.username, password: target.password });
+  const loginMs = performance.now() - stepStart;
+  if (!response.ok) throw new Error(`login answered ${response.status}: ${(await response.text()).slice(0, 160)}`);
+  const { redirectTo } = (await response.json()) as { redirectTo: string };
+  await finishSignIn(browser, issuer, rp, auth, redirectTo);
+  return { outcome: 'ok', ms: performance.now() - dueAt, stepMs: loginMs };
+}
+
 /** Sign-ins for the token phases: `count` refresh and access tokens of the relying party `target.rp`. */
 export async function tokensBySigningIn(target: SignInTarget, count: number): Promise<Tokens[]> {
   const all: Tokens[] = [];
