@@ -34,6 +34,13 @@ export async function createBenchUsers(settings: Settings, server: ServerProcess
   return users;
 }
 
+/** The public client whose refresh tokens the benchmark rotates (the account area's client gets none). */
+export const BENCH_PUBLIC_CLIENT = 'bench-public';
+
+export function createBenchPublicClient(settings: Settings, server: ServerProcess): Promise<void> {
+  return cli(settings, server, ['client', 'create', '--id', BENCH_PUBLIC_CLIENT, '--tenant', BENCH_TENANT, '--name', 'Bench public client', '--redirect-uris', `${server.url}/demo/callback`, '--auth-method', 'none'], {});
+}
+
 function cli(settings: Settings, server: ServerProcess, args: string[], extraEnv: Record<string, string>): Promise<void> {
   const argv = [join(ROOT, 'packages/server/dist/cli/main.js'), ...args];
   // Nothing is measured yet, so setup may use every core, not only the load generator's.

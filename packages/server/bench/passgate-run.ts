@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { relyingParty } from '../test/relying-party.ts';
 import { freshBackend } from './backend.ts';
-import { createBenchUsers } from './bench-users.ts';
+import { BENCH_PUBLIC_CLIENT, createBenchPublicClient, createBenchUsers } from './bench-users.ts';
 import { closedLoop, openLoop, type Operation } from './load.ts';
 import { signInOnce, tokensBySigningIn, type SignInTarget } from './phases/sign-in.ts';
 import { refreshOperation, userinfoOperation, type Chain, type TokenClient } from './phases/tokens.ts';
@@ -42,6 +42,7 @@ export async function runPassgate(settings: Settings, log: (line: string) => voi
     const { pid, url } = server;
     log(`server pid ${pid} on ${url}; creating ${settings.users} accounts with the command line`);
     const users = await createBenchUsers(settings, server, settings.users);
+    await createBenchPublicClient(settings, server);
     const confidential = await relyingParty(url, 'demo-app', 'demo-secret');
     const target: SignInTarget = { url, rp: confidential, users };
     const signIn: Operation = async (_worker, dueAt) => (await signInOnce(target, dueAt)).sample;
@@ -69,7 +70,7 @@ export async function runPassgate(settings: Settings, log: (line: string) => voi
     }
 
     try {
-      const publicRp = await relyingParty(url, 'account');
+      const publicRp = await relyingParty(url, BENCH_PUBLIC_CLIENT);
       const chainsOf = async (rp: typeof publicRp): Promise<Chain[]> =>
         (await tokensBySigningIn({ ...target, rp }, settings.tokenConcurrency)).map((t) => ({ refreshToken: t.refresh_token!, accessToken: t.access_token }));
       const tokenUrl = confidential.config.serverMetadata().token_endpoint!;
@@ -81,7 +82,7 @@ export async function runPassgate(settings: Settings, log: (line: string) => voi
         await closedLoop(chains.length, Math.min(2, settings.seconds), op);
         return phase(name, () => closedLoop(chains.length, settings.seconds, op), { concurrency: chains.length });
       };
-      const publicClient: TokenClient = { tokenUrl, clientId: 'account' };
+      const publicClient: TokenClient = { tokenUrl, clientId: BENCH_PUBLIC_CLIENT };
       const confidentialClient: TokenClient = { tokenUrl, clientId: 'demo-app', secret: 'demo-secret' };
       result.refreshPublic = await tokenPhase('refresh, public client', refreshOperation(publicClient, publicChains), publicChains);
       result.refreshConfidential = await tokenPhase('refresh, confidential client', refreshOperation(confidentialClient, confidentialChains), confidentialChains);

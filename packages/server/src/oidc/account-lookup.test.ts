@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountSignIn } from '../../test/account.ts';
-import { authorizationRequest, relyingParty } from '../../test/relying-party.ts';
+import { authorizationRequest, relyingParty, signIn } from '../../test/relying-party.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { createClient } from '../../test/visitor.ts';
 
 /**
  * The provider reads the account on every token and userinfo request. It reads what the claims and
@@ -12,6 +13,8 @@ describe('the account as the provider reads it', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
+    // A public client allowed refresh tokens (the account area's client gets none).
+    await createClient(server.ctx, server.url, { id: 'public-app', tenantId: 'demo' });
   });
   afterAll(() => server?.close());
 
@@ -34,7 +37,8 @@ describe('the account as the provider reads it', () => {
 
   it('reads no secret column of the user on userinfo and refresh, and the claims are complete', async () => {
     await server.ctx.db.updateTable('users').set({ locale: 'en', phone_number: '0912345678', phone_number_verified: 1 }).where('email', '=', 'demo@example.com').execute();
-    const { tokens } = await accountSignIn(server.url, 'demo@example.com', 'Passw0rd!', undefined, { scope: 'openid profile email phone offline_access' });
+    const rp = await relyingParty(server.url, 'public-app');
+    const { tokens } = await signIn(server.url, rp, 'demo@example.com', 'Passw0rd!', undefined, { scope: 'openid profile email phone offline_access' });
     let claims: Record<string, unknown> = {};
     const statements = await statementsDuring(async () => {
       const userinfo = await fetch(`${server.url}/oidc/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
@@ -43,7 +47,7 @@ describe('the account as the provider reads it', () => {
       const refreshed = await fetch(`${server.url}/oidc/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: 'account' }),
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: 'public-app' }),
       });
       expect(refreshed.status).toBe(200);
     });

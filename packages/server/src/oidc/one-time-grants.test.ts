@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../../test/browser.ts';
 import { authorizationRequest, relyingParty, signIn, startSignIn, type RelyingParty } from '../../test/relying-party.ts';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
+import { createClient } from '../../test/visitor.ts';
 
 /**
  * A code or a rotating refresh token is good for one request. Two requests presenting it at once
@@ -19,6 +20,8 @@ describe('a code or refresh token presented twice at once', () => {
     server = await startTestServer();
     tokenUrl = `${server.url}/oidc/token`;
     userinfoUrl = `${server.url}/oidc/me`;
+    // A public client's refresh token rotates at every use (the account area's client gets none).
+    await createClient(server.ctx, server.url, { id: 'public-app', tenantId: 'demo' });
   });
   afterAll(() => server?.close());
 
@@ -28,18 +31,18 @@ describe('a code or refresh token presented twice at once', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...(authorization ? { authorization } : {}) },
       body: new URLSearchParams(fields),
     }).then(async (response) => ({ status: response.status, body: (await response.json()) as Record<string, string> }));
-  const refresh = (refreshToken: string) => form({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'account' });
+  const refresh = (refreshToken: string) => form({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'public-app' });
   const userinfo = async (accessToken: string) => (await fetch(userinfoUrl, { headers: { authorization: `Bearer ${accessToken}` } })).status;
 
-  async function refreshTokenOfAccountClient() {
-    const rp = await relyingParty(server.url, 'account');
+  async function refreshTokenOfPublicClient() {
+    const rp = await relyingParty(server.url, 'public-app');
     const { tokens } = await signIn(server.url, rp, 'demo@example.com', 'Passw0rd!', new TestBrowser(), { scope: 'openid offline_access' });
     expect(tokens.refresh_token).toBeTruthy();
     return tokens.refresh_token!;
   }
 
   it('a refresh token: one request gets tokens, the other invalid_grant, and the grant is revoked with the winner\'s tokens', async () => {
-    const refreshToken = await refreshTokenOfAccountClient();
+    const refreshToken = await refreshTokenOfPublicClient();
     const answers = await Promise.all([refresh(refreshToken), refresh(refreshToken)]);
     const winners = answers.filter((a) => a.status === 200);
     expect(winners).toHaveLength(1);
@@ -71,14 +74,14 @@ describe('a code or refresh token presented twice at once', () => {
 
   it('the race in slow motion: what the winner saves after the loser revoked is refused too, as the grant itself is gone', async () => {
     const { provider } = server.ctx;
-    const stored = (await provider.RefreshToken.find(await refreshTokenOfAccountClient()))!;
+    const stored = (await provider.RefreshToken.find(await refreshTokenOfPublicClient()))!;
     const { grantId, accountId } = stored;
     if (!grantId || !accountId) throw new Error('the refresh token names no grant or account');
     // The winner marks the token used; the loser then finds it marked and revokes the grant.
     await provider.RefreshToken.adapter.consume(stored.jti);
     await expect(provider.RefreshToken.adapter.consume(stored.jti)).rejects.toMatchObject({ error: 'invalid_grant' });
     // Only now does the winner write its new tokens under that grant, as a slower request can.
-    const client = (await provider.Client.find('account'))!;
+    const client = (await provider.Client.find('public-app'))!;
     const lateAccess = await new provider.AccessToken({ accountId, grantId, client, scope: 'openid', gty: 'refresh_token' }).save();
     const lateRefresh = await new provider.RefreshToken({ accountId, grantId, client, scope: 'openid offline_access', gty: 'refresh_token' }).save();
     expect(await userinfo(lateAccess)).toBe(401);
@@ -87,7 +90,7 @@ describe('a code or refresh token presented twice at once', () => {
   });
 
   it('one request at a time, a rotating refresh token keeps working along its chain', async () => {
-    let refreshToken = await refreshTokenOfAccountClient();
+    let refreshToken = await refreshTokenOfPublicClient();
     for (let i = 0; i < 3; i++) {
       const answer = await refresh(refreshToken);
       expect(answer.status).toBe(200);

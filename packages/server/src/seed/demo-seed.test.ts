@@ -57,7 +57,8 @@ describe('seedDemo', () => {
       secretHash: null,
       redirectUris: [`${url}/user/callback`],
       postLogoutRedirectUris: [`${url}/user/dashboard`, `${url}/`],
-      grantTypes: ['authorization_code', 'refresh_token'],
+      // No refresh tokens for the account area (README, security model).
+      grantTypes: ['authorization_code'],
     });
 
     const demoApp = await ctx.clients.findById('demo-app');

@@ -11,7 +11,10 @@ export function accountClientSettings(publicUrl: string): BuiltInClientSettings 
     postLogoutRedirectUris: [`${publicUrl}/user/dashboard`, `${publicUrl}/`],
     // The account area signs in by itself when opened.
     initiateLoginUri: `${publicUrl}/user/dashboard`,
-    grantTypes: ['authorization_code', 'refresh_token'],
+    // No refresh tokens (README, security model): a script injected into this origin could
+    // otherwise ask for offline_access through the user's session and keep a 14-day token for the
+    // account API. The area signs in again through the provider session when its token expires.
+    grantTypes: ['authorization_code'],
   };
 }
 

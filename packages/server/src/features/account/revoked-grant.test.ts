@@ -49,30 +49,39 @@ describe('account access tokens of a revoked grant', () => {
     expect(answer.headers.get('www-authenticate')).toContain('invalid_token');
   }
 
-  it('refuses the access token once the account client revokes its refresh token at the revocation endpoint', async () => {
-    const { id, token, tokens } = await signedIn('revoked-refresh@example.com', { scope: 'openid profile email offline_access' });
-    expect(tokens.refresh_token).toEqual(expect.any(String));
-    const grantId = await grantIdOf(token);
+  it('gives the account client no refresh token, even for offline_access, and refuses one made before', async () => {
+    // What a script injected into Passgate's origin could ask for through the user's session.
+    const { id, token, tokens } = await signedIn('no-refresh@example.com', { scope: 'openid profile email offline_access' });
+    expect(tokens.refresh_token).toBeUndefined();
+    expect(tokens.scope?.split(' ')).not.toContain('offline_access');
 
-    // What any holder of the refresh token can do: the public account client revokes its own token.
-    await oidc.tokenRevocation(account.config, tokens.refresh_token!, { token_type_hint: 'refresh_token' });
-
-    expect(await server.ctx.provider.Grant.find(grantId)).toBeUndefined();
-    await expectRefused(id, token);
-    await expect(oidc.refreshTokenGrant(account.config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    // One issued while the account client was still allowed the grant (an earlier version) is refused.
+    const client = (await server.ctx.provider.Client.find('account'))!;
+    const old = await new server.ctx.provider.RefreshToken({ accountId: id, grantId: await grantIdOf(token), client, scope: 'openid offline_access', gty: 'authorization_code' }).save();
+    await expect(oidc.refreshTokenGrant(account.config, old)).rejects.toMatchObject({ error: 'invalid_request', error_description: 'requested grant type is not allowed for this client' });
+    expect((await call(server.url, 'GET', '/api/v1/me', { token })).status).toBe(200);
   });
 
-  // Without offline_access the token is also bound to the provider session, which still names the
-  // grant; with it, nothing but the grant check stands between a destroyed grant and the token.
-  for (const [kind, params] of [
-    ['a session-bound', {}],
-    ['an offline', { scope: 'openid profile email offline_access' }],
-  ] as const) {
+  /**
+   * An access token of `grantId` bound to no provider session, as a relying party's offline_access
+   * tokens are: for such a token, only the account API's own grant check stands in the way.
+   */
+  async function unboundToken(accountId: string, grantId: string): Promise<string> {
+    const client = (await server.ctx.provider.Client.find('account'))!;
+    return new server.ctx.provider.AccessToken({ accountId, grantId, client, scope: 'openid profile email', gty: 'authorization_code' }).save();
+  }
+
+  // A token from a sign-in is also bound to the provider session, which still names the grant; one
+  // bound to none has nothing but the grant check between a destroyed grant and the token.
+  for (const kind of ['a session-bound', 'an unbound'] as const) {
     it(`refuses ${kind} access token once its grant is destroyed, while the same user keeps another grant`, async () => {
-      const { id, token } = await signedIn(`destroyed-${kind.split(' ')[1]}@example.com`, params);
+      const signedInAs = await signedIn(`destroyed-${kind.split(' ')[1]}@example.com`);
+      const { id } = signedInAs;
+      const grantId = await grantIdOf(signedInAs.token);
+      const token = kind === 'an unbound' ? await unboundToken(id, grantId) : signedInAs.token;
+      expect((await call(server.url, 'GET', '/api/v1/me', { token })).status).toBe(200);
       // A second sign-in in another browser: another session, another grant.
-      const other = await accountSignIn(server.url, `destroyed-${kind.split(' ')[1]}@example.com`, undefined, undefined, params);
-      const grantId = await grantIdOf(token);
+      const other = await accountSignIn(server.url, `destroyed-${kind.split(' ')[1]}@example.com`);
       expect(await grantIdOf(other.token)).not.toBe(grantId);
 
       const grant = await server.ctx.provider.Grant.find(grantId);
@@ -87,13 +96,15 @@ describe('account access tokens of a revoked grant', () => {
   }
 
   it('refuses an access token whose grant belongs to another client or another user', async () => {
-    // offline_access: a token not bound to the session, so only the grant check can tell.
+    // A token bound to no session, so only the grant check can tell.
     const params = { scope: 'openid profile email offline_access' };
-    const { id, token } = await signedIn('foreign-grant@example.com', params);
+    const signedInAs = await signedIn('foreign-grant@example.com');
+    const { id } = signedInAs;
+    const token = await unboundToken(id, await grantIdOf(signedInAs.token));
     const demoApp = await relyingParty(server.url, 'demo-app', 'demo-secret');
     const otherClientGrant = await grantIdOf((await signIn(server.url, demoApp, 'foreign-grant@example.com', 'Passw0rd!', undefined, params)).tokens.access_token);
     await createAccount(server.ctx, { email: 'someone-else@example.com' });
-    const otherUserGrant = await grantIdOf((await accountSignIn(server.url, 'someone-else@example.com', undefined, undefined, params)).token);
+    const otherUserGrant = await grantIdOf((await accountSignIn(server.url, 'someone-else@example.com')).token);
 
     const adapter = createAdapterFactory({ db: server.ctx.db, redis: server.ctx.redis }, async () => undefined)('AccessToken');
     const payload = await adapter.find(token);

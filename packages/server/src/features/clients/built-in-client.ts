@@ -15,7 +15,7 @@ export interface BuiltInClientSettings {
 export interface EnsureOptions {
   /** The tenant to create it in when it does not exist yet. */
   tenantId?: string;
-  /** Whether an existing one's redirect and post-logout URIs and auth method are brought back to `settings` (the server's start). */
+  /** Whether an existing one's redirect and post-logout URIs, auth method and grant types are brought back to `settings` (the server's start). */
   realign?: boolean;
 }
 
@@ -24,7 +24,8 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 /**
  * Makes sure the public PKCE client `id` of one of Passgate's own pages exists. An existing one keeps
  * its tenant and settings, but at the server's start (`realign`) its URIs and auth method follow
- * PUBLIC_URL again; the command line does not realign, since it may run without the server's
+ * PUBLIC_URL again and its grant types are Passgate's own (an account client made by an earlier
+ * version was allowed refresh tokens); the command line does not realign, since it may run without the server's
  * PUBLIC_URL. A missing one is created in `options.tenantId`, else in `defaultTenant()`, when that
  * tenant exists; otherwise nothing is created (undefined). Answers the client's tenant.
  */
@@ -44,10 +45,11 @@ export async function ensureBuiltInClient(
     const drifted =
       !sameList(existing.redirectUris, settings.redirectUris) ||
       !sameList(existing.postLogoutRedirectUris, settings.postLogoutRedirectUris) ||
-      existing.tokenEndpointAuthMethod !== 'none';
+      existing.tokenEndpointAuthMethod !== 'none' ||
+      !sameList(existing.grantTypes, settings.grantTypes);
     if (drifted) {
-      const { redirectUris, postLogoutRedirectUris, tokenEndpointAuthMethod } = settings;
-      await service.update(id, { redirectUris, postLogoutRedirectUris, tokenEndpointAuthMethod }, actor);
+      const { redirectUris, postLogoutRedirectUris, tokenEndpointAuthMethod, grantTypes } = settings;
+      await service.update(id, { redirectUris, postLogoutRedirectUris, tokenEndpointAuthMethod, grantTypes }, actor);
     }
     return existing.tenantId;
   }

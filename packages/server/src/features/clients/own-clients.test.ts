@@ -33,6 +33,7 @@ describe("Passgate's own clients at start-up, without the demo seed", () => {
       secretHash: null,
       redirectUris: [`${server.url}/user/callback`],
       postLogoutRedirectUris: [`${server.url}/user/dashboard`, `${server.url}/`],
+      grantTypes: ['authorization_code'],
     });
     expect(await server.ctx.clients.findById('admin-console')).toMatchObject({ tenantId: 'solo' });
     // The account area's sign-in now reaches the login screen.
@@ -45,5 +46,11 @@ describe("Passgate's own clients at start-up, without the demo seed", () => {
     await createTenant(server.ctx, { id: 'second' });
     await ensureOwnClients(server.ctx);
     expect(await server.ctx.clients.findById('account')).toMatchObject({ tenantId: 'solo', redirectUris: [`${server.url}/user/callback`] });
+  });
+
+  it('takes the refresh_token grant from an account client made by an earlier version, at the next start', async () => {
+    await server.ctx.db.updateTable('clients').set({ grant_types: JSON.stringify(['authorization_code', 'refresh_token']) }).where('id', '=', 'account').execute();
+    await ensureOwnClients(server.ctx);
+    expect(await server.ctx.clients.findById('account')).toMatchObject({ grantTypes: ['authorization_code'] });
   });
 });
