@@ -43,6 +43,11 @@ export async function authorizationRequest(rp: RelyingParty, params: Record<stri
 /** Starts the request in `browser` and answers the challenge Passgate's login screen receives. */
 export async function startSignIn(browser: TestBrowser, baseUrl: string, auth: Authorization): Promise<string> {
   const { url } = await browser.follow(auth.url, baseUrl);
+  return loginChallenge(browser, url);
+}
+
+/** The challenge of the login screen address `url` reached in `browser`. */
+function loginChallenge(browser: TestBrowser, url: string): string {
   const login = new URL(url);
   expect(login.pathname).toBe('/login');
   const challenge = login.searchParams.get('challenge');
@@ -62,10 +67,18 @@ export async function finishSignIn(browser: TestBrowser, baseUrl: string, rp: Re
   });
 }
 
-/** The whole sign-in: authorization request, login API, code exchange. */
+/**
+ * The whole sign-in: authorization request, login API, code exchange. A browser already signed in
+ * to the client's tenant comes straight back with a code (single sign-on), which is exchanged.
+ */
 export async function signIn(baseUrl: string, rp: RelyingParty, username: string, password: string, browser = new TestBrowser(), params: Record<string, string> = {}) {
   const auth = await authorizationRequest(rp, params);
-  const challenge = await startSignIn(browser, baseUrl, auth);
+  const { url } = await browser.follow(auth.url, baseUrl);
+  if (url.startsWith(rp.redirectUri)) {
+    const tokens = await oidc.authorizationCodeGrant(rp.config, new URL(url), { pkceCodeVerifier: auth.verifier, expectedState: auth.state, expectedNonce: auth.nonce });
+    return { tokens, browser };
+  }
+  const challenge = loginChallenge(browser, url);
   const response = await browser.postJson(`${baseUrl}/api/v1/users/login`, { challenge, username, password, client_id: rp.clientId });
   expect(response.status).toBe(200);
   const body = (await response.json()) as { redirectTo: string };

@@ -3,6 +3,7 @@ import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { TestBrowser } from '../../test/browser.ts';
 import { createAccount } from '../../test/account.ts';
 import { authorizationRequest, finishSignIn, oidc, relyingParty, signIn, startSignIn, type RelyingParty } from '../../test/relying-party.ts';
+import { createClient, createTenant } from '../../test/visitor.ts';
 
 /** The whole OpenID Connect flow, driven by a real relying party (openid-client). */
 describe('sign-in through the OpenID Connect flow', () => {
@@ -88,20 +89,66 @@ describe('sign-in through the OpenID Connect flow', () => {
     const { browser } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
     const partnerShop = await relyingParty(server.url, 'partner-shop', 'partner-secret');
 
-    for (const scope of ['openid profile email', 'openid email offline_access']) {
-      const auth = await authorizationRequest(partnerShop, { scope });
-      const challenge = await startSignIn(browser, server.url, auth);
-      const info = await (await browser.fetch(`${server.url}/api/v1/requests/login/${challenge}`)).json() as any;
-      expect(info).toMatchObject({ skip: true, redirectTo: `${server.url}/oidc/auth/${challenge}`, client: { clientId: 'partner-shop' } });
-      const tokens = await finishSignIn(browser, server.url, partnerShop, auth, info.redirectTo);
-      expect(tokens.claims()).toMatchObject({ aud: 'partner-shop', email: 'demo@example.com' });
-      expect(Boolean(tokens.refresh_token)).toBe(scope.includes('offline_access'));
-    }
-
-    // Once the client holds a grant, the provider answers straight away.
-    const again = await authorizationRequest(partnerShop, { scope: 'openid email' });
-    const { url } = await browser.follow(again.url, server.url);
+    // A client of the same tenant is granted what it asks at once (first-party): straight back with a code.
+    const first = await authorizationRequest(partnerShop, { scope: 'openid profile email' });
+    const { url } = await browser.follow(first.url, server.url);
     expect(url.startsWith(partnerShop.redirectUri)).toBe(true);
+    const tokens = await oidc.authorizationCodeGrant(partnerShop.config, new URL(url), { pkceCodeVerifier: first.verifier, expectedState: first.state, expectedNonce: first.nonce });
+    expect(tokens.claims()).toMatchObject({ aud: 'partner-shop', email: 'demo@example.com' });
+    expect(tokens.refresh_token).toBeUndefined();
+
+    // offline_access goes through the (automatic) consent: the login screen says skip and goes on.
+    const offline = await authorizationRequest(partnerShop, { scope: 'openid email offline_access' });
+    const challenge = await startSignIn(browser, server.url, offline);
+    const info = await (await browser.fetch(`${server.url}/api/v1/requests/login/${challenge}`)).json() as any;
+    expect(info).toMatchObject({ skip: true, redirectTo: `${server.url}/oidc/auth/${challenge}`, client: { clientId: 'partner-shop' } });
+    const offlineTokens = await finishSignIn(browser, server.url, partnerShop, offline, info.redirectTo);
+    expect(offlineTokens.claims()).toMatchObject({ aud: 'partner-shop', email: 'demo@example.com' });
+    expect(offlineTokens.refresh_token).toEqual(expect.any(String));
+  });
+
+  it('answers prompt=none with a code for a client of the tenant the user has not used yet, and for a new scope (first-party: no consent)', async () => {
+    const { browser } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
+    const partnerShop = await relyingParty(server.url, 'partner-shop', 'partner-secret');
+    // A relying party checking silently whether the person is signed in, as SPAs do on load.
+    for (const [scope, claim] of [['openid email', 'email'], ['openid email profile', 'name']] as const) {
+      const auth = await authorizationRequest(partnerShop, { prompt: 'none', scope });
+      const { url } = await browser.follow(auth.url, server.url);
+      expect(new URL(url).searchParams.get('error')).toBeNull();
+      const tokens = await oidc.authorizationCodeGrant(partnerShop.config, new URL(url), { pkceCodeVerifier: auth.verifier, expectedState: auth.state, expectedNonce: auth.nonce });
+      expect(tokens.claims()).toMatchObject({ aud: 'partner-shop', email: 'demo@example.com' });
+      expect(tokens.claims()?.[claim]).toEqual(expect.any(String));
+    }
+  });
+
+  it('never hands a session to a client of another tenant: prompt=none is refused, and that client is granted nothing', async () => {
+    await createTenant(server.ctx, { id: 'elsewhere' });
+    await createClient(server.ctx, server.url, { id: 'elsewhere-app', tenantId: 'elsewhere' });
+    const elsewhere = await relyingParty(server.url, 'elsewhere-app');
+    const { browser, tokens } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
+    const grants = () =>
+      server.ctx.db.selectFrom('oidc_payloads').select('id').where('model', '=', 'Grant').where('payload', 'like', '%"clientId":"elsewhere-app"%').execute();
+
+    const silent = await authorizationRequest(elsewhere, { prompt: 'none' });
+    const { url } = await browser.follow(silent.url, server.url);
+    expect(url.startsWith(elsewhere.redirectUri)).toBe(true);
+    expect(new URL(url).searchParams.get('error')).toBe('interaction_required');
+    expect(new URL(url).searchParams.get('code')).toBeNull();
+
+    // Without prompt=none: the sign-in screen, not skipped, and the demo tenant's password opens nothing there.
+    const auth = await authorizationRequest(elsewhere);
+    const challenge = await startSignIn(browser, server.url, auth);
+    const info = (await (await browser.fetch(`${server.url}/api/v1/requests/login/${challenge}`)).json()) as any;
+    expect(info).toMatchObject({ skip: false, client: { clientId: 'elsewhere-app', tenantId: 'elsewhere' } });
+    const login = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'demo@example.com', password: 'Passw0rd!', client_id: 'elsewhere-app' });
+    expect(login.status).toBe(401);
+    expect(await login.json()).toMatchObject({ error: { code: 1017 } });
+    expect((await server.ctx.provider.Interaction.find(challenge))?.result).toBeUndefined();
+    expect(await grants()).toEqual([]);
+    // The session itself is untouched: demo-app still comes straight back with a code.
+    const again = await authorizationRequest(demoApp, { prompt: 'none' });
+    expect((await browser.follow(again.url, server.url)).url).toContain('code=');
+    expect(tokens.claims()?.aud).toBe('demo-app');
   });
 
   it('forces the login screen when the relying party asks for prompt=login', async () => {

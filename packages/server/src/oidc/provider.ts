@@ -106,6 +106,34 @@ function loginPolicy(deps: ProviderDeps) {
 }
 
 /**
+ * The grant of a signed-in session for the requesting client, holding every scope it asks for.
+ * Passgate's clients are first-party (DESIGN.md section 1): a signed-in user has consented in
+ * advance, which the sign-in screen already applies by granting at once (skip). The provider,
+ * though, only found the grant it had stored, so prompt=none from a client the user had not used
+ * yet (or asking a new scope) was answered consent_required instead of a code. Granted only when
+ * the login prompt has nothing to ask (`login`, the policy above): a session of another tenant's
+ * user, or one that must sign in again (prompt=login, max_age, the admin console's second
+ * factor), is granted by that sign-in, and the client is not named in the session before it.
+ */
+async function firstPartyGrant(ctx: KoaContextWithOIDC, login: interactionPolicy.Prompt) {
+  const { client, session, params } = ctx.oidc;
+  const grantId = ctx.oidc.result?.consent?.grantId || (client && session?.grantIdFor(client.clientId));
+  const stored = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+  // Resuming an interaction: what the sign-in screen granted is the answer.
+  const accountId = session?.accountId;
+  if (ctx.oidc.result || !client || !accountId) return stored;
+  for (const check of login.checks) if (await check.check(ctx)) return stored;
+
+  const requested = typeof params?.scope === 'string' ? params.scope.split(' ').filter(Boolean) : [];
+  const grant = stored && stored.accountId === accountId && stored.clientId === client.clientId ? stored : new ctx.oidc.provider.Grant({ accountId, clientId: client.clientId });
+  const granted = new Set((grant.getOIDCScope() ?? '').split(' '));
+  if (grant === stored && requested.every((scope) => granted.has(scope))) return grant;
+  grant.addOIDCScope(requested.join(' '));
+  await grant.save();
+  return grant;
+}
+
+/**
  * The id_token_hint proves who is being logged out only when it was issued to this browser's
  * signed-in account (and, where it names one, in this session). Any valid ID token passes the
  * provider's own check, even one another user holds: a link carrying the sender's own token
@@ -121,6 +149,9 @@ function hintNamesSession(hint: unknown, session: { accountId?: string; sidFor(c
 export function createProvider(deps: ProviderDeps): Provider {
   const { config, secrets } = deps;
   const secure = config.publicUrl.startsWith('https://');
+  const policy = loginPolicy(deps);
+  const loginPrompt = policy.get('login');
+  if (!loginPrompt) throw new Error('the interaction policy has no login prompt');
 
   const configuration: Configuration = {
     adapter: deps.adapter as unknown as Configuration['adapter'],
@@ -210,7 +241,7 @@ export function createProvider(deps: ProviderDeps): Provider {
     // `locale` (like `ui_locales`) lets a relying party choose the language of the hosted pages.
     extraParams: ['locale'],
     interactions: {
-      policy: loginPolicy(deps),
+      policy,
       url: (_ctx, interaction) => {
         const url = new URL('/login', config.publicUrl);
         url.searchParams.set('challenge', interaction.uid);
@@ -230,6 +261,7 @@ export function createProvider(deps: ProviderDeps): Provider {
         claims: async () => accountClaims(user, deps),
       };
     },
+    loadExistingGrant: (ctx) => firstPartyGrant(ctx, loginPrompt),
     // First-party clients: no consent screen, and offline_access is honoured without prompt=consent.
     async issueRefreshToken(_ctx, client, code) {
       return client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access');
