@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { SQLite, type SqliteConnection } from './sqlite-driver.ts';
 import { withStatementCache } from './sqlite-statement-cache.ts';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type MigrationProvider, type SqliteDialectConfig } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
@@ -42,7 +42,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
   const { connectTimeoutMs, statementTimeoutMs, busyTimeoutMs } = { ...DATABASE_DEFAULTS, ...definedOnly(options) };
   if (databaseEngine(url) === 'sqlite') {
     const file = url.slice('sqlite:'.length);
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(openSqlite(file, busyTimeoutMs)) }) });
+    return new Kysely<Database>({ dialect: new ImmediateTransactionsSqliteDialect({ database: withStatementCache(openSqlite(file, busyTimeoutMs)) }) });
   }
   const report = options.onConnectionError ?? ((error: Error) => console.warn(`PostgreSQL connection error (the pool reconnects): ${error.message}`));
   // The pg driver loads with the first connection: a process on SQLite never pays for it.
@@ -113,6 +113,30 @@ function dropConnectionOnReadTimeout(client: pg.PoolClient): void {
       throw error;
     });
   };
+}
+
+/**
+ * SQLite transactions begin IMMEDIATE, taking the write lock first. Kysely begins them DEFERRED:
+ * such a transaction reads, then asks for the write lock, and when another process (the command
+ * line beside the server, or the server beside the command line) has committed since that read,
+ * SQLite refuses at once with SQLITE_BUSY_SNAPSHOT ('database is locked'), without the busy wait,
+ * because waiting could not help. Every transaction here writes, so each waits its turn for the
+ * lock up front (busy_timeout), as a single statement does, and then cannot be refused halfway.
+ */
+class ImmediateTransactionsDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateTransactionsSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateTransactionsDriver(this.settings);
+  }
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

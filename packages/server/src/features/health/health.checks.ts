@@ -20,8 +20,6 @@ export class CheckFailure extends Error {
 /** Below this much free space SQLite's next checkpoint or page allocation would fail. */
 const MIN_FREE_BYTES = 1024 * 1024;
 
-const ROLLBACK = Symbol('rollback');
-
 /**
  * Whether the database takes writes, not only reads: a read-only or full database serves sign-in
  * pages and then fails every sign-in. Probes come every few seconds, so nothing is committed:
@@ -49,34 +47,38 @@ export async function checkDatabase(db: Db, databaseUrl: string): Promise<void> 
 
 async function checkSqlite(db: Db, file: string): Promise<void> {
   try {
-    await db.transaction().execute(async (trx) => {
+    await db.connection().execute(async (connection) => {
       // SQLite waits for a lock held by another process (the sqlite3 shell, a backup) inside the
       // statement, and better-sqlite3 runs statements on the event loop: the probe would freeze
       // every request, liveness included, for DATABASE_BUSY_TIMEOUT_MS. It asks without waiting
-      // ('locked'), on the one connection it holds for the transaction, and puts the wait back.
-      const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(trx);
-      await sql`pragma busy_timeout = 0`.execute(trx);
+      // ('locked'), on the one connection it holds, and puts the wait back. Its transaction is its
+      // own (begin immediate, as every transaction here: see database.ts) so that the wait is off
+      // before the lock is asked for.
+      const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(connection);
+      await sql`pragma busy_timeout = 0`.execute(connection);
       try {
-        await sql`create table passgate_health_probe (x integer)`.execute(trx);
-        await sql`insert into passgate_health_probe (x) values (1)`.execute(trx);
+        await sql`begin immediate`.execute(connection);
+        try {
+          await sql`create table passgate_health_probe (x integer)`.execute(connection);
+          await sql`insert into passgate_health_probe (x) values (1)`.execute(connection);
+        } finally {
+          await sql`rollback`.execute(connection);
+        }
       } finally {
-        await sql.raw(`pragma busy_timeout = ${Number(rows[0]?.timeout ?? 0)}`).execute(trx);
+        await sql.raw(`pragma busy_timeout = ${Number(rows[0]?.timeout ?? 0)}`).execute(connection);
       }
-      throw ROLLBACK;
     });
   } catch (error) {
-    if (error !== ROLLBACK) {
-      const code = (error as { code?: unknown }).code;
-      const reason =
-        code === 'SQLITE_FULL'
-          ? 'disk full'
-          : code === 'SQLITE_READONLY' || /readonly/i.test(String(code))
-            ? 'read-only'
-            : typeof code === 'string' && code.startsWith('SQLITE_BUSY')
-              ? 'locked'
-              : 'unreachable';
-      throw new CheckFailure(reason, `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}`);
-    }
+    const code = (error as { code?: unknown }).code;
+    const reason =
+      code === 'SQLITE_FULL'
+        ? 'disk full'
+        : code === 'SQLITE_READONLY' || /readonly/i.test(String(code))
+          ? 'read-only'
+          : typeof code === 'string' && code.startsWith('SQLITE_BUSY')
+            ? 'locked'
+            : 'unreachable';
+    throw new CheckFailure(reason, `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}`);
   }
   if (file === ':memory:' || file === '') return;
   const space = await statfs(dirname(resolve(file)));
