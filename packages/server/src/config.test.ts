@@ -57,6 +57,32 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ STARTUP_TIMEOUT_MS: '-1' })).toThrow(/STARTUP_TIMEOUT_MS/);
   });
 
+  it('refuses a number setting left empty instead of reading it as 0 (no statement timeout, a random port)', () => {
+    for (const name of ['PORT', 'DATABASE_STATEMENT_TIMEOUT_MS', 'DATABASE_BUSY_TIMEOUT_MS', 'STARTUP_TIMEOUT_MS', 'REDIS_COMMAND_TIMEOUT_MS', 'ARGON2_MAX_QUEUE']) {
+      for (const value of ['', '  ']) expect(() => loadConfig({ [name]: value }), `${name}='${value}'`).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: is empty`));
+    }
+    expect(loadConfig({ PORT: ' 8080 ', DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toMatchObject({ port: 8080, database: { statementTimeoutMs: 0 } });
+    // METRICS_PORT's empty value has always meant 'no metrics listener'.
+    expect(loadConfig({ METRICS_PORT: '' }).metricsPort).toBeUndefined();
+  });
+
+  it('refuses a PUBLIC_URL with credentials, a query or a fragment, and a COOKIE_KEYS without a key, naming them', () => {
+    for (const url of ['https://ops:hunter2@id.example.com', 'https://id.example.com/?tenant=a', 'https://id.example.com/?', 'https://id.example.com/#top']) {
+      let message = '';
+      try {
+        loadConfig({ ...PRODUCTION, PUBLIC_URL: url });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, url).toMatch(/^Invalid configuration:\n {2}PUBLIC_URL: must not /);
+      expect(message).not.toContain('hunter2');
+    }
+    expect(loadConfig({ ...PRODUCTION, PUBLIC_URL: 'https://id.example.com/' }).issuer).toBe('https://id.example.com/oidc');
+    // Set, COOKIE_KEYS replaces the stored keys: with none in it every sign-in would answer 500.
+    for (const value of ['', ' , ,']) expect(() => loadConfig({ COOKIE_KEYS: value })).toThrow(/^Invalid configuration:\n {2}COOKIE_KEYS: holds no key/);
+    expect(loadConfig({ COOKIE_KEYS: ' one, two ,' }).cookieKeys).toEqual(['one', 'two']);
+  });
+
   it('names the variable whose value is bad', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must start with sqlite: or postgres/);

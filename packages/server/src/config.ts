@@ -16,12 +16,21 @@ import { defaultArgon2Limits, threadPoolSize, type Argon2Limits } from './lib/pa
 
 const boolish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/**
+ * A whole number from the environment, between min and max. z.coerce.number() alone reads an empty
+ * value as 0, so `DATABASE_STATEMENT_TIMEOUT_MS=` (a variable left blank in a compose file or unit)
+ * would silently turn the timeout off and `PORT=` would listen on a random port: an empty value is
+ * refused instead, naming the variable, like any other bad value.
+ */
+const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.string().trim().min(1, 'is empty: set a whole number, or leave the variable out for the default').pipe(z.coerce.number<string>().int().min(min).max(max));
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: wholeNumber(0, 65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   /** Port of the separate listener serving GET /metrics; unset (or empty), there is no such listener. */
-  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), wholeNumber(0, 65535).optional()),
   /** Address of the metrics listener: loopback unless the scraper needs more. */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -30,23 +39,23 @@ const envSchema = z.object({
     .regex(/^(sqlite:|postgres:\/\/|postgresql:\/\/)/, 'must start with sqlite: or postgres://')
     .default('sqlite:./data/passgate.sqlite'),
   /** How long opening a PostgreSQL connection may take (pg's connectionTimeoutMillis) before the request fails with 503. */
-  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(5000),
+  DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(100, 120000).default(5000),
   /**
    * How long one PostgreSQL statement may run (statement_timeout on the server, and a client-side
    * read timeout a little longer for a server that went silent); 0 turns both off.
    */
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3600000).default(10000),
+  DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber(0, 3600000).default(10000),
   /** How long a SQLite write waits for another writer's lock before failing with 503. */
-  DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(120000).default(5000),
+  DATABASE_BUSY_TIMEOUT_MS: wholeNumber(0, 120000).default(5000),
   /** How long start-up keeps retrying an unreachable database before giving up with a non-zero exit. */
-  STARTUP_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(30000),
+  STARTUP_TIMEOUT_MS: wholeNumber(0, 600000).default(30000),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
   /** Prefix of every Redis key, so deployments (or test runs) can share one Redis. */
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('passgate:'),
   /** How long a connection attempt to Redis may take before it is dropped and retried. */
-  REDIS_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(3000),
+  REDIS_CONNECT_TIMEOUT_MS: wholeNumber(100, 60000).default(3000),
   /** How long one Redis command may wait (queued during a reconnect, or unanswered) before it fails with 503. */
-  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(2000),
+  REDIS_COMMAND_TIMEOUT_MS: wholeNumber(100, 60000).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** JSON Web Key Set (private keys) to sign tokens with; generated and stored on first start when unset. */
   OIDC_JWKS: z.string().optional(),
@@ -84,18 +93,18 @@ const envSchema = z.object({
   OUTGOING_ALLOW_PRIVATE_HOSTS: z.string().optional(),
   /** Seed the demo tenant, clients and user on start (default: on in development only). */
   SEED_DEMO: boolish.optional(),
-  ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86400).default(3600),
-  ID_TOKEN_TTL: z.coerce.number().int().min(60).max(86400).default(3600),
-  REFRESH_TOKEN_TTL: z.coerce.number().int().min(300).max(31536000).default(14 * 86400),
-  SESSION_TTL: z.coerce.number().int().min(300).max(31536000).default(14 * 86400),
-  LOGIN_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
-  LOGIN_LOCKOUT_AFTER_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  ACCESS_TOKEN_TTL: wholeNumber(60, 86400).default(3600),
+  ID_TOKEN_TTL: wholeNumber(60, 86400).default(3600),
+  REFRESH_TOKEN_TTL: wholeNumber(300, 31536000).default(14 * 86400),
+  SESSION_TTL: wholeNumber(300, 31536000).default(14 * 86400),
+  LOGIN_RATE_LIMIT_PER_IP: wholeNumber(1).default(30),
+  LOGIN_LOCKOUT_AFTER_FAILURES: wholeNumber(1, 100).default(5),
   /** argon2 jobs (password checks and hashes) running at once; default: the cores this process may use. */
-  ARGON2_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  ARGON2_CONCURRENCY: wholeNumber(1, 256).optional(),
   /** argon2 jobs allowed to wait for a slot; one more is answered 503 at once. Default: 8 per slot. */
-  ARGON2_MAX_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
-  CODE_SENDS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(30),
-  CODE_CHECKS_PER_IP_PER_15_MIN: z.coerce.number().int().min(1).default(100),
+  ARGON2_MAX_QUEUE: wholeNumber(0, 100_000).optional(),
+  CODE_SENDS_PER_IP_PER_HOUR: wholeNumber(1).default(30),
+  CODE_CHECKS_PER_IP_PER_15_MIN: wholeNumber(1).default(100),
   /** A local MaxMind DB file (GeoLite2-City or GeoIP2-City .mmdb): the session list shows an approximate place for each address. Never an online service. */
   GEOIP_DB: z.string().min(1).optional(),
 });
@@ -199,7 +208,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   const sms = smsSettings(env);
   const allowPrivateHosts = outgoingAllowPrivateHosts(env, isProduction);
 
+  if (env.PUBLIC_URL) checkPublicUrl(env.PUBLIC_URL);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  const cookieKeys = cookieKeysFrom(env.COOKIE_KEYS);
   return {
     env: env.NODE_ENV,
     isProduction,
@@ -218,7 +229,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     redisCommandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     logLevel: env.LOG_LEVEL,
     oidcJwks,
-    cookieKeys: env.COOKIE_KEYS?.split(',').map((k) => k.trim()).filter(Boolean),
+    cookieKeys,
     appSecret,
     trustProxy: trustedProxies(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL,
@@ -243,6 +254,34 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     geoipDb: env.GEOIP_DB,
     ...overrides,
   };
+}
+
+/**
+ * PUBLIC_URL becomes the issuer and the base of every URL the provider hands out, so it must be a
+ * plain origin (and path): the provider refuses an issuer with a query only once start-up is under
+ * way, without naming the variable, and a user name or password in it would go into every discovery
+ * document and log line.
+ */
+function checkPublicUrl(text: string): void {
+  const url = new URL(text);
+  let problem: string | undefined;
+  // A bare '?' or '#' leaves search and hash empty, hence the look at the text too.
+  if (url.username || url.password) problem = 'must not hold a user name or password';
+  else if (text.includes('?')) problem = 'must not have a query (?…)';
+  else if (text.includes('#')) problem = 'must not have a fragment (#…)';
+  if (problem) throw new ConfigError(`Invalid configuration:\n  PUBLIC_URL: ${problem}; it is the address people reach Passgate at, e.g. https://id.example.com`);
+}
+
+/**
+ * COOKIE_KEYS as a list. Set, it replaces the stored keys, so a value with no key in it (empty, or
+ * commas only) would leave the provider without any: it would start, look ready, and answer every
+ * sign-in 500 ('keys required for signed cookies'). Refused instead, naming the variable.
+ */
+function cookieKeysFrom(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  const keys = text.split(',').map((key) => key.trim()).filter(Boolean);
+  if (keys.length === 0) throw new ConfigError('Invalid configuration:\n  COOKIE_KEYS: holds no key; give comma-separated secrets, or leave it unset to use the stored keys');
+  return keys;
 }
 
 /**
