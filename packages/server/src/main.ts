@@ -8,6 +8,8 @@ import { runStop } from './lib/graceful-stop.ts';
 import { purgeExpiredPayloads } from './oidc/adapter.ts';
 import { startupFailureMessage } from './db/startup.ts';
 import { startMetricsServer } from './plugins/metrics.ts';
+import { SMTP_TIMEOUT_MS } from './messaging/messaging.ts';
+import { SMS_TIMEOUT_MS } from './messaging/sms/http.ts';
 import { pino } from 'pino';
 
 // Log lines are written by a background writer, not by the request that logs them, gathered into
@@ -25,11 +27,16 @@ function exit(code: number): never {
 }
 
 /**
- * How long a stop waits before it exits anyway: at least 10 s, and longer than a request waiting on
- * a silent database takes to get its 503 (the statement timeout and the read timeout behind it),
- * so that such a request is answered rather than cut off.
+ * How long a stop waits before it exits anyway: 2 s longer than a request in flight can wait on
+ * silent dependencies, so that it is answered (503) rather than cut off. On the database that is the
+ * statement timeout and the read timeout behind it. A request that sends a code waits up to 10 s
+ * on the mail or SMS provider, and while Redis is silent up to its command timeout three times
+ * around it (the resend cooldown and the per-address budget before the send, until the client
+ * notices the silence, and the cooldown given back after a failed send); a low statement timeout
+ * must not cut that short.
  */
-const shutdownDeadlineMs = (config: Config) => Math.max(10_000, config.database.statementTimeoutMs + 2_000);
+const shutdownDeadlineMs = (config: Config) =>
+  Math.max(config.database.statementTimeoutMs + 1_000, Math.max(SMTP_TIMEOUT_MS, SMS_TIMEOUT_MS) + 3 * config.redisCommandTimeoutMs) + 2_000;
 
 /** Starts Passgate: configuration, database (migrated), seed in development, then HTTP. */
 async function main(): Promise<void> {

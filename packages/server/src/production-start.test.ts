@@ -1,12 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import nodeModule from 'node:module';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../test/browser.ts';
 import { authorizationRequest, relyingParty, startSignIn } from '../test/relying-party.ts';
+import { startTcpProxy } from '../test/tcp-proxy.ts';
 import { freePort } from '../test/test-server.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -148,6 +149,50 @@ describe('the production process (node packages/server/dist/main.js)', () => {
     }
   }, 60_000);
 
+  // The stop's deadline once ignored the mail and SMS providers' 10 s: with a statement timeout below
+  // 9 s it was 10 s, and a code sent while Redis and the SMTP server were silent (2 s, then 10 s)
+  // had its connection cut and the process exited 1.
+  it.runIf(process.env.REDIS_URL)('on SIGTERM, answers a code request held by a silent Redis and a silent SMTP server (503), then exits 0', async () => {
+    const redisUrl = new URL(process.env.REDIS_URL!);
+    const redis = await startTcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
+    // An SMTP server that accepts and never greets.
+    const held: Socket[] = [];
+    const smtp = createServer((socket) => held.push(socket.on('error', () => undefined)));
+    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+    const smtpPort = (smtp.address() as { port: number }).port;
+    try {
+      const { url, child: running, exited } = await startBuilt({
+        REDIS_URL: `redis://127.0.0.1:${redis.port}${redisUrl.pathname}`,
+        REDIS_KEY_PREFIX: `passgate-test:stop-${process.pid}:`,
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        DATABASE_STATEMENT_TIMEOUT_MS: '3000',
+      });
+      redis.silence();
+      const started = Date.now();
+      const answer = fetch(`${url}/api/v1/password/recover`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'demo@example.com', client_id: 'demo-app' }),
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      running.kill('SIGTERM');
+
+      const response = await answer.catch((error: unknown) => {
+        throw new Error(`${String(error)} after ${Date.now() - started} ms; the process said:\n${output}`);
+      });
+      expect(response.status, output).toBe(503);
+      expect(response.headers.get('retry-after')).toBeTruthy();
+      expect(((await response.json()) as { error: { code: number } }).error.code).toBe(1292);
+      expect(Date.now() - started).toBeGreaterThan(10_000);
+      expect(await exited, output).toEqual({ code: 0, signal: null });
+      expect(output).not.toContain('exiting anyway');
+    } finally {
+      for (const socket of held) socket.destroy();
+      smtp.close();
+      await redis.close();
+    }
+  }, 60_000);
+
   it('on SIGTERM refuses new connections, finishes the sign-in in flight, then exits 0', async () => {
     const { port, url, child, exited } = await startBuilt();
 
@@ -176,7 +221,7 @@ describe('the production process (node packages/server/dist/main.js)', () => {
     expect(answer.status, answer.body).toBe(200);
     expect(JSON.parse(answer.body)).toHaveProperty('redirectTo');
     // The client keeps its connection open, as keep-alive clients do: the process must not wait for
-    // it (the 10 s deadline would make it exit 1).
+    // it (the stop's deadline would make it exit 1).
 
     const result = await Promise.race([exited, new Promise<never>((_, fail) => setTimeout(() => fail(new Error(`still running 10 s after SIGTERM:\n${output}`)), 10_000))]);
     expect(result, output).toEqual({ code: 0, signal: null });
