@@ -33,14 +33,23 @@ function runMain(env: Record<string, string>, options: { uid?: number; gid?: num
 
 describe('start-up against a database that is not there', () => {
   it('retries an unreachable PostgreSQL for STARTUP_TIMEOUT_MS, then exits non-zero naming DATABASE_URL without its password', async () => {
-    const result = await runMain({ DATABASE_URL: 'postgres://user:secret@127.0.0.1:1/x', STARTUP_TIMEOUT_MS: '1500' });
-    expect(result.code).not.toBe(0);
-    expect(result.code).not.toBeNull();
-    expect(result.output).toContain('DATABASE_URL=postgres://user:***@127.0.0.1:1/x');
-    expect(result.output).toMatch(/retrying/);
-    expect(result.output).toContain('ECONNREFUSED');
-    expect(result.output).not.toContain('secret');
-    expect(result.output).not.toContain('Passgate is running');
+    // pg also takes the password as a query parameter (libpq's ?password=), which once went into every line.
+    const [inUser, inQuery] = await Promise.all([
+      runMain({ DATABASE_URL: 'postgres://user:secret@127.0.0.1:1/x', STARTUP_TIMEOUT_MS: '1500' }),
+      runMain({ DATABASE_URL: 'postgres://user@127.0.0.1:1/x?sslmode=disable&password=secret', STARTUP_TIMEOUT_MS: '1500' }),
+    ]);
+    for (const [result, masked] of [
+      [inUser, 'DATABASE_URL=postgres://user:***@127.0.0.1:1/x'],
+      [inQuery, 'DATABASE_URL=postgres://user@127.0.0.1:1/x?sslmode=disable&password=***'],
+    ] as const) {
+      expect(result.code).not.toBe(0);
+      expect(result.code).not.toBeNull();
+      expect(result.output).toContain(masked);
+      expect(result.output).toMatch(/retrying/);
+      expect(result.output).toContain('ECONNREFUSED');
+      expect(result.output).not.toContain('secret');
+      expect(result.output).not.toContain('Passgate is running');
+    }
   }, 40_000);
 
   it('gives up on a silent peer (accepts, never answers) within the bounds, without hanging', async () => {

@@ -102,6 +102,10 @@ describe('maskConnectionUrl', () => {
     ['postgres://db/passgate', 'postgres://db/passgate'],
     ['redis://:secret@redis:6379/0', 'redis://:***@redis:6379/0'],
     ['sqlite:./data/passgate.sqlite', 'sqlite:./data/passgate.sqlite'],
+    // pg reads every query parameter as a setting, the password and the TLS key's passphrase included.
+    ['postgres://user@db/passgate?password=secret&application_name=pg', 'postgres://user@db/passgate?password=***&application_name=pg'],
+    ['postgres://user:secret@db/passgate?sslmode=require&sslpassword=secret', 'postgres://user:***@db/passgate?sslmode=require&sslpassword=***'],
+    ['postgres://user@[db/passgate?password=secret', 'postgres://user@[db/passgate?password=***'],
   ])('%s → %s', (url, masked) => {
     expect(maskConnectionUrl(url)).toBe(masked);
     expect(maskConnectionUrl(url)).not.toContain('secret');

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { maskSecretParams } from './mask-url.ts';
 
 /**
  * The Redis client. Redis holds only short-lived artifacts and counters (DESIGN.md section 4), so
@@ -9,10 +10,11 @@ import type { Config } from '../config.ts';
 
 type RedisConfig = Pick<Config, 'redisKeyPrefix' | 'redisConnectTimeoutMs' | 'redisCommandTimeoutMs'>;
 
-/** The URL fit for a log line: the password (and a lone username, which may be a token) masked. */
+/** The URL fit for a log line: the password (also as ?password=, which ioredis reads) and a lone username, which may be a token, masked. */
 export function maskRedisUrl(url: string): string {
   try {
     const parsed = new URL(url);
+    maskSecretParams(parsed);
     if (parsed.password) parsed.password = '***';
     else if (parsed.username) parsed.username = '***';
     return parsed.toString();

@@ -30,6 +30,8 @@ describe('the Redis client, without Redis', () => {
     expect(maskRedisUrl('rediss://user:s3cret@cache:6380/1')).toBe('rediss://user:***@cache:6380/1');
     expect(maskRedisUrl('redis://tok3n@cache:6379')).not.toContain('tok3n');
     expect(maskRedisUrl('redis://cache:6379/0')).toBe('redis://cache:6379/0');
+    // ioredis also takes the password as a query parameter.
+    expect(maskRedisUrl('redis://cache:6379/0?password=s3cret')).toBe('redis://cache:6379/0?password=***');
   });
 
   it('reconnects with a backoff that grows and stays capped', () => {
