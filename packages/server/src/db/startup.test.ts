@@ -52,6 +52,14 @@ describe('start-up against a database that is not there', () => {
     }
   }, 40_000);
 
+  it('stops at once, naming DATABASE_URL, when the driver cannot parse it (a password with an unencoded /)', async () => {
+    const result = await runMain({ DATABASE_URL: 'postgres://user:se/cret+x@127.0.0.1:5432/x', STARTUP_TIMEOUT_MS: '20000' });
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/^DATABASE_URL=postgres:\/\/user:\*\*\*@127\.0\.0\.1:5432\/x is not a valid URL: percent-encode /m);
+    expect(result.output).not.toMatch(/retrying|cret| {4}at /);
+    expect(result.ms).toBeLessThan(15_000);
+  }, 40_000);
+
   it('gives up on a silent peer (accepts, never answers) within the bounds, without hanging', async () => {
     const held: Socket[] = [];
     const silent = createServer((socket) => void held.push(socket));

@@ -44,6 +44,14 @@ async function waitUntilReachable(db: Db, config: Config, log: Logger): Promise<
       if (attempt > 1) log.info(`the database at ${where} is reachable now`);
       return;
     } catch (error) {
+      // A connection string the driver cannot parse never gets better: say so now rather than
+      // retrying it as an unreachable server for STARTUP_TIMEOUT_MS.
+      if ((error as { code?: unknown } | null)?.code === 'ERR_INVALID_URL') {
+        throw new DatabaseUnavailableError(
+          `DATABASE_URL=${maskConnectionUrl(config.databaseUrl)} is not a valid URL: percent-encode the special characters of the user name and password (@ : / ? # as %40 %3A %2F %3F %23)`,
+          { cause: error },
+        );
+      }
       const left = deadline - Date.now();
       if (left <= 0) {
         throw new DatabaseUnavailableError(`Cannot reach the database at ${where} within STARTUP_TIMEOUT_MS (${config.startupTimeoutMs} ms): ${reasonOf(error)}`, {
