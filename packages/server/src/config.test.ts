@@ -83,6 +83,18 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ COOKIE_KEYS: ' one, two ,' }).cookieKeys).toEqual(['one', 'two']);
   });
 
+  it('refuses an SMTP_URL or REDIS_URL the drivers cannot parse, naming it and never quoting it', () => {
+    for (const [name, value] of [
+      ['SMTP_URL', 'smtps://mailer:hun/ter2#x@smtp.example.com:465'],
+      ['SMTP_URL', 'smtp://mailer:hunter2@smtp.example.com:submission'],
+      ['REDIS_URL', 'redis://:hun/ter2@cache:6379/0'],
+    ]) {
+      expect(() => loadConfig({ [name!]: value }), value).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: is not a valid URL: percent-encode`));
+      expect(() => loadConfig({ [name!]: value })).not.toThrow(/ter2/);
+    }
+    expect(loadConfig({ SMTP_URL: 'smtps://mailer:pa%2Fss%23word@smtp.example.com:465' }).smtpUrl).toBe('smtps://mailer:pa%2Fss%23word@smtp.example.com:465');
+  });
+
   it('names the variable whose value is bad', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must start with sqlite: or postgres/);

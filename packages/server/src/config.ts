@@ -25,6 +25,14 @@ const boolish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true
 const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   z.string().trim().min(1, 'is empty: set a whole number, or leave the variable out for the default').pipe(z.coerce.number<string>().int().min(min).max(max));
 
+/**
+ * A connection URL the drivers can read. nodemailer and ioredis parse with Node's legacy url.parse,
+ * which takes an invalid one (a password with an unencoded / or #, a port that is not a number) and
+ * prints it whole, password included, in a deprecation warning on stderr; the send or connection
+ * then fails with a bare 'Invalid URL'. Refused here instead, naming the variable, never quoting it.
+ */
+const VALID_URL = [(text: string) => URL.canParse(text), 'is not a valid URL: percent-encode the special characters of the user name and password (@ : / ? # as %40 %3A %2F %3F %23)'] as const;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: wholeNumber(0, 65535).default(3000),
@@ -49,7 +57,7 @@ const envSchema = z.object({
   DATABASE_BUSY_TIMEOUT_MS: wholeNumber(0, 120000).default(5000),
   /** How long start-up keeps retrying an unreachable database before giving up with a non-zero exit. */
   STARTUP_TIMEOUT_MS: wholeNumber(0, 600000).default(30000),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').refine(...VALID_URL).optional(),
   /** Prefix of every Redis key, so deployments (or test runs) can share one Redis. */
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('passgate:'),
   /** How long a connection attempt to Redis may take before it is dropped and retried. */
@@ -67,7 +75,7 @@ const envSchema = z.object({
   APP_SECRET_FILE: z.string().min(1).optional(),
   /** Which proxies' X-Forwarded-* headers to believe: false, a hop count or addresses (see trustedProxies). */
   TRUST_PROXY: z.string().optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').refine(...VALID_URL).optional(),
   MAIL_FROM: z.string().min(3).default('Passgate <no-reply@localhost>'),
   /** Where SMS go: outbox (development only), twilio or esms (eSMS.vn). */
   SMS_PROVIDER: z.enum(['outbox', 'twilio', 'esms']).optional(),

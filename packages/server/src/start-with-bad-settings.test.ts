@@ -71,4 +71,12 @@ describe('start-up with a bad setting: exit 1 and a message naming the variable,
     expectRefusal(wrongSecret, /^Passgate could not start: The stored '\w+' in server_secrets cannot be decrypted with this APP_SECRET\.[^\n]*$/);
     for (const secret of [firstSecret, otherSecret]) expect(wrongSecret.stderr + wrongSecret.stdout).not.toContain(secret);
   }, 120_000);
+
+  // nodemailer parses SMTP_URL with url.parse, whose deprecation warning once printed such a URL,
+  // password and all, on the first e-mail of a server that had started as if nothing were wrong.
+  it('an SMTP_URL that is not a valid URL (a password with an unencoded /), without printing it', async () => {
+    const result = await runMain({ SMTP_URL: 'smtp://mailer:hunter2/x@127.0.0.1:2525', DATABASE_URL: `sqlite:${join(dir, 'never-opened.sqlite')}` });
+    expectRefusal(result, /^Invalid configuration:\n {2}SMTP_URL: is not a valid URL: percent-encode [^\n]*$/);
+    expect(result.stderr + result.stdout).not.toContain('hunter2');
+  }, 60_000);
 });
