@@ -11,7 +11,7 @@ import { registerSpa } from './spa.ts';
 import { registerBrowserBinding } from './plugins/browser-binding.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { answerUnmatchedProviderRequests, asPublicRequest } from './oidc/public-request.ts';
-import { logProviderServerErrors } from './oidc/provider-dependency-errors.ts';
+import { answerFailuresPastTheProvider, logProviderServerErrors } from './oidc/provider-dependency-errors.ts';
 import { discoveryAliasRoutes } from './oidc/discovery-aliases.routes.ts';
 import { registerRequestIdHeader, requestIdOptions } from './plugins/request-id.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
@@ -111,6 +111,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(middie, { hook: 'onRequest' });
   answerUnmatchedProviderRequests(ctx.provider);
   logProviderServerErrors(ctx.provider, app.log);
+  answerFailuresPastTheProvider(ctx.provider, app.log);
   registerNewBrowserNotices(ctx);
   app.use('/oidc', asPublicRequest(config.publicUrl, ctx.provider.callback()));
 

@@ -157,7 +157,7 @@ describe("oidc-provider's own failures", () => {
       expect(answer.requestId).toMatch(UUID);
       const logged = linesOf(server, answer.requestId!).filter((line) => String(line.msg).startsWith('oidc-provider server_error'));
       expect(logged).toHaveLength(1);
-      expect(logged[0]).toMatchObject({ requestId: answer.requestId, path: '/token', status: answer.status });
+      expect(logged[0]).toMatchObject({ requestId: answer.requestId, path: '/oidc/token', status: answer.status });
       expect(JSON.stringify(logged[0])).toMatch(/destroyed|closed|Connection/i);
     } finally {
       await server.close().catch(() => undefined);
