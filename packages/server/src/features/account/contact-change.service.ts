@@ -11,6 +11,7 @@ import { inTransaction } from '../tenants/tenants.service.ts';
 import type { TenantRecord } from '../tenants/tenants.queries.ts';
 import { createCodeService, type CodeService, type CodeTarget } from '../codes/codes.service.ts';
 import { deliverCode } from '../codes/code-delivery.ts';
+import { inBackground } from '../known-browsers/notice-delivery.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import { ACCOUNT_CLIENT_ID } from '../../plugins/account-auth.ts';
 import { toProfile } from './profile.ts';
@@ -93,7 +94,7 @@ export function createContactChangeService(ctx: AppContext, codes: CodeService =
   const eventOf = (user: UserRow, meta: VisitorMeta) => ({ tenantId: user.tenant_id, clientId: ACCOUNT_CLIENT_ID, userId: user.id, ip: meta.ip, userAgent: meta.userAgent });
   const targetOf = (kind: ContactKind, user: UserRow, value: string): CodeTarget => ({ tenantId: user.tenant_id, purpose: RULES[kind].purpose, destination: value });
 
-  /** The notice to the old address or number; a failure is logged, not answered: the change is made. */
+  /** The notice to the old address or number; a failure is logged, not answered: the change is made. Never rejects. */
   async function sendNotice(kind: ContactKind, user: UserRow, oldValue: string, tenant: TenantRecord, meta: VisitorMeta): Promise<void> {
     const message = changeNotice({ kind: RULES[kind].notice, locale: messageLocale(user.locale, meta.locale), brand: tenant.brandName || tenant.name, name: user.name });
     try {
@@ -150,7 +151,9 @@ export function createContactChangeService(ctx: AppContext, codes: CodeService =
       }
 
       const oldValue = rules.current(user);
-      if (oldValue) await sendNotice(kind, user, oldValue, await tenantOf(user), meta);
+      // In the background, like the other security notices: the change is made, and a mail server
+      // or SMS provider that hangs must not hold its answer for the send's 10 s.
+      if (oldValue) inBackground(ctx, 'the change notice', async () => sendNotice(kind, user, oldValue, await tenantOf(user), meta));
       const updated = await ctx.users.findById(user.id);
       if (!updated) throw new ApiError(ErrorCode.NotAuthenticated, 401);
       return toProfile(updated, ctx.config.publicUrl);

@@ -4,6 +4,9 @@ import { TestBrowser } from '../../../test/browser.ts';
 import { authorizationRequest, relyingParty, startSignIn } from '../../../test/relying-party.ts';
 import { accountSignIn, call, createAccount, userById } from '../../../test/account.ts';
 import { auditTypes, endCooldown, lastCode, lastMessage, messageCount, otherCode } from '../../../test/visitor.ts';
+import { startSmtpServer, type TestSmtpServer } from '../../../test/smtp.ts';
+import { startTcpProxy, type TcpProxy } from '../../../test/tcp-proxy.ts';
+import { noticesIdle } from '../known-browsers/notice-delivery.ts';
 
 /** POST /api/v1/me/{email,phoneNumber}/{verify,update} over real HTTP. */
 describe('e-mail and phone changes', () => {
@@ -81,6 +84,8 @@ describe('e-mail and phone changes', () => {
     expect(answer).toMatchObject({ status: 200, body: { id, email: 'new-mail@example.com', emailVerified: true } });
     expect((await call(server.url, 'GET', '/api/v1/me', { token })).body).toMatchObject({ email: 'new-mail@example.com', emailVerified: true });
 
+    // The notice goes out in the background, after the answer.
+    await noticesIdle(server.ctx);
     const notice = await lastMessage(server.ctx, 'old-mail@example.com');
     expect(notice).toMatchObject({ channel: 'email', subject: '[Passgate Demo] The e-mail address of your account was changed' });
     expect(notice!.code).toBeNull();
@@ -181,12 +186,14 @@ describe('e-mail and phone changes', () => {
       body: { id, phoneNumber: '0912345678', phoneNumberVerified: true, email: 'phoner@example.com' },
     });
     // No old number: no notice.
+    await noticesIdle(server.ctx);
     expect(await messageCount(server.ctx, '0912345678')).toBe(1);
 
     expect(await post('/api/v1/me/phoneNumber/verify', { phone_number: '0998877665' })).toMatchObject({ status: 200 });
     const second = await lastCode(server.ctx, '0998877665');
     expect(await post('/api/v1/me/phoneNumber/update', { phone_number: '0998877665', code: otherCode(second) })).toMatchObject({ status: 400, body: { error: { code: 1040, field: 'code' } } });
     expect(await post('/api/v1/me/phoneNumber/update', { phone_number: '0998877665', code: second })).toMatchObject({ status: 200, body: { phoneNumber: '0998877665' } });
+    await noticesIdle(server.ctx);
     const notice = await lastMessage(server.ctx, '0912345678');
     expect(notice).toMatchObject({ channel: 'sms', code: null });
     expect(notice!.text).toContain('Số điện thoại của tài khoản bạn đã được thay đổi');
@@ -213,4 +220,48 @@ describe('e-mail and phone changes', () => {
     expect(await messageCount(server.ctx, '0900000009')).toBe(0);
     expect(await userById(server.ctx, id)).toEqual(before);
   });
+});
+
+describe('an e-mail change while the mail server goes silent', () => {
+  let smtp: TestSmtpServer;
+  let proxy: TcpProxy;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    const { port } = new URL(smtp.url);
+    proxy = await startTcpProxy('127.0.0.1', Number(port));
+    server = await startTestServer({ captureLogs: true, env: { SMTP_URL: `smtp://127.0.0.1:${proxy.port}`, CODE_SENDS_PER_IP_PER_HOUR: '1000' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await proxy?.close();
+    await smtp?.close();
+  });
+
+  // The notice to the old address was sent before the answer: a silent mail server held a change
+  // that was already made for the send's 10 s (and the code, spent, could not be tried again).
+  it('answers at once once the change is made; the notice to the old address fails in the background, logged', async () => {
+    const id = await createAccount(server.ctx, { email: 'before-silence@example.com' });
+    const { token } = await accountSignIn(server.url, 'before-silence@example.com');
+    const post = (path: string, body: unknown) => call(server.url, 'POST', path, { token, body });
+    expect(await post('/api/v1/me/email/verify', { email: 'after-silence@example.com' })).toMatchObject({ status: 200 });
+    const code = /\b(\d{6})\b/.exec(smtp.messages.at(-1)!.text)![1]!;
+
+    proxy.silence();
+    const started = Date.now();
+    const answer = await post('/api/v1/me/email/update', { email: 'after-silence@example.com', code });
+    expect(answer).toMatchObject({ status: 200, body: { id, email: 'after-silence@example.com' } });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await userById(server.ctx, id)).toMatchObject({ email: 'after-silence@example.com' });
+
+    // The notice's connection is held meanwhile (it opens just after the answer); the server comes
+    // back by dropping what it held, so the send fails then, in the log.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(smtp.messages).toHaveLength(1);
+    proxy.restore();
+    await noticesIdle(server.ctx);
+    const lines = server.logs.flatMap((chunk) => chunk.split('\n')).filter(Boolean);
+    expect(lines.filter((line) => line.includes('a change notice could not be sent'))).toHaveLength(1);
+  }, 30_000);
 });
