@@ -47,6 +47,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     trustProxy: config.trustProxy,
     ...requestIdOptions(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // During a stop, a request that arrives on a connection already open (a proxy's keep-alive
+    // connection, a pipelined request) is served, with Connection: close, rather than given Fastify's
+    // bare 503 (no Retry-After, not Passgate's error body), which users saw during every rolling
+    // restart. New connections are refused anyway, and the stop's deadline still bounds the wait.
+    return503OnClosing: false,
     // A path segment (a challenge, an id) longer than this never reaches a route; routes check the
     // lengths they take themselves, so the bound only keeps the router's work small.
     routerOptions: { maxParamLength: 1024 },

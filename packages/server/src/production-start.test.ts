@@ -67,6 +67,30 @@ function readResponse(socket: Socket): Promise<{ status: number; headers: string
   });
 }
 
+/** The `count` HTTP/1.1 responses that arrive on `socket`, in order, and whether it then closed. */
+function readResponses(socket: Socket, count: number): Promise<{ responses: { status: number; headers: string; body: string }[]; closed: Promise<void> }> {
+  const closed = new Promise<void>((done) => socket.once('close', () => done()));
+  return new Promise((done, fail) => {
+    let raw = Buffer.alloc(0);
+    const responses: { status: number; headers: string; body: string }[] = [];
+    socket.on('data', (chunk: Buffer) => {
+      raw = Buffer.concat([raw, chunk]);
+      for (;;) {
+        const end = raw.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const headers = raw.subarray(0, end).toString();
+        const length = Number(/^content-length:\s*(\d+)/im.exec(headers)?.[1] ?? NaN);
+        if (Number.isNaN(length) || raw.length < end + 4 + length) return;
+        responses.push({ status: Number(headers.split(' ')[1]), headers, body: raw.subarray(end + 4, end + 4 + length).toString() });
+        raw = raw.subarray(end + 4 + length);
+        if (responses.length === count) return done({ responses, closed });
+      }
+    });
+    socket.once('error', fail);
+    socket.once('close', () => fail(new Error(`connection closed after ${responses.length} of ${count} responses: ${raw.toString()}`)));
+  });
+}
+
 describe('the production process (node packages/server/dist/main.js)', () => {
   let child: ChildProcess | undefined;
   let output = '';
@@ -191,6 +215,34 @@ describe('the production process (node packages/server/dist/main.js)', () => {
       smtp.close();
       await redis.close();
     }
+  }, 60_000);
+
+  // Fastify's default answered such a request with its own bare 503 (no Retry-After, not
+  // Passgate's error body): what a proxy's keep-alive connection carried during a rolling restart.
+  it('on SIGTERM serves a request that comes on a connection already open, with Connection: close, then exits 0', async () => {
+    const { port, url, child, exited } = await startBuilt();
+    const browser = new TestBrowser();
+    const challenge = await startSignIn(browser, url, await authorizationRequest(await relyingParty(url, 'demo-app', 'demo-secret')));
+    const body = JSON.stringify({ challenge, username: 'demo@example.com', password: 'Passw0rd!', client_id: 'demo-app' });
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    const answers = readResponses(socket, 2);
+    // The sign-in is in flight when the signal comes; the next request follows it on the same connection.
+    socket.write(
+      `POST /api/v1/users/login HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+        `Cookie: ${browser.cookieHeader()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGTERM');
+    await until('the listener to close', async () => !(await accepts(port)), 5_000);
+    socket.write(`${body}GET /api/v1/tenants/demo/password-policy HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+
+    const { responses, closed } = await answers;
+    expect(responses.map((r) => r.status), responses.map((r) => r.body).join('\n')).toEqual([200, 200]);
+    expect(responses[1]!.headers).toMatch(/^connection: close$/im);
+    expect(responses[1]!.headers).toMatch(/^x-request-id: /im);
+    await closed;
+    expect(await exited, output).toEqual({ code: 0, signal: null });
   }, 60_000);
 
   it('on SIGTERM refuses new connections, finishes the sign-in in flight, then exits 0', async () => {
