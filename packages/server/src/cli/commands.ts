@@ -174,7 +174,7 @@ export const COMMANDS: Record<string, Command> = {
       flagProblems(problems);
       const { client, generatedSecret } = await createClientService(ctx).create(input, { by: 'cli' });
       io.out(`Created client '${client.id}' in tenant '${client.tenantId}' (${client.confidential ? 'confidential' : 'public'}, ${client.tokenEndpointAuthMethod}).`);
-      if (client.confidential && !generatedSecret) io.out('The client secret you gave is stored as an argon2id hash; it is not printed.');
+      if (client.confidential && !generatedSecret) io.out('The client secret you gave is stored as a keyed digest (HMAC-SHA-256); it is not printed.');
       secretLines(io, generatedSecret);
     },
   },
@@ -208,7 +208,7 @@ export const COMMANDS: Record<string, Command> = {
       flagProblems(problems);
       const { client, changed, generatedSecret } = await service.update(existing.id, input, { by: 'cli' });
       io.out(`Updated client '${client.id}': ${changed.join(', ')}.`);
-      if (typeof values.secret === 'string') io.out('The new client secret is stored as an argon2id hash; it is not printed.');
+      if (typeof values.secret === 'string') io.out('The new client secret is stored as a keyed digest (HMAC-SHA-256); it is not printed.');
       secretLines(io, generatedSecret);
     },
   },

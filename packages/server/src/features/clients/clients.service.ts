@@ -73,7 +73,8 @@ function clientColumns(input: ClientUpdateInput): ClientUpdate {
 
 /**
  * Creating, reading, changing and removing relying parties. Client secrets are stored only as
- * argon2id hashes; reCAPTCHA and Facebook app secrets encrypted with the server key. None is ever returned.
+ * keyed digests (HMAC-SHA-256, client-secrets.ts); reCAPTCHA and Facebook app secrets encrypted
+ * with the server key. None is ever returned.
  */
 export function createClientService({ db, keys }: { db: Kysely<Database>; keys: ServerKeys }) {
   const clients = createClientQueries(db);
