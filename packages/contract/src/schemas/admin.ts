@@ -72,7 +72,7 @@ export const clientSettingsSchema = z.object({
   backchannelLogoutSessionRequired: z.boolean(),
   grantTypes: z.array(grantTypeSchema).min(1),
   tokenEndpointAuthMethod: tokenEndpointAuthMethodSchema,
-  /** Clear text only on the way in; it is stored as an argon2id hash. */
+  /** Clear text only on the way in; it is stored as a keyed digest (HMAC-SHA-256). */
   secret: z.string().min(8).max(200).nullable(),
 });
 export type ClientSettings = z.infer<typeof clientSettingsSchema>;

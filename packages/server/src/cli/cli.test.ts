@@ -127,6 +127,24 @@ describe('tenant commands', () => {
 });
 
 describe('client commands', () => {
+  it('refuses a client the provider would refuse at every sign-in, and stores nothing of it', async () => {
+    // A redirect URI with a fragment parses as a URL, but OAuth forbids it and the provider
+    // answers every authorization request of such a client with an error page.
+    const created = await cli(['client', 'create', '--id', 'frag-app', '--tenant', 'acme', '--name', 'Frag', '--redirect-uris', 'https://frag.example/cb#done']);
+    expect(created.code).toBe(1);
+    expect(created.err).toMatch(/^passgate client create: failed: .*redirect_uris.*fragment/m);
+    expect(await db.selectFrom('clients').select('id').where('id', '=', 'frag-app').executeTakeFirst()).toBeUndefined();
+    expect(await db.selectFrom('audit_events').select('type').where('type', '=', 'client.created').where('details', 'like', '%frag-app%').execute()).toEqual([]);
+
+    expect((await cli(['client', 'create', '--id', 'frag-ok', '--tenant', 'acme', '--name', 'Frag', '--redirect-uris', 'https://frag.example/cb'])).code).toBe(0);
+    const before = await db.selectFrom('clients').selectAll().where('id', '=', 'frag-ok').executeTakeFirstOrThrow();
+    const updated = await cli(['client', 'update', '--id', 'frag-ok', '--redirect-uris', 'https://frag.example/cb,https://frag.example/#x', '--name', 'Renamed']);
+    expect(updated.code).toBe(1);
+    expect(updated.err).toMatch(/redirect_uris/);
+    expect(await db.selectFrom('clients').selectAll().where('id', '=', 'frag-ok').executeTakeFirstOrThrow()).toEqual(before);
+    expect((await cli(['client', 'remove', '--id', 'frag-ok'])).code).toBe(0);
+  });
+
   it('creates a confidential client with every kind of field, and never prints the given secret', async () => {
     const secret = 'a-given-secret-value';
     const result = await cli([

@@ -1,9 +1,11 @@
 /** The commands of the Passgate command line: each checks its flags, calls a service and says what it did. */
 import type { AppContext } from '../context.ts';
 import { AdminInputError, type AdminInputProblem } from '../features/admin-input-error.ts';
-import { createTenantService } from '../features/tenants/tenants.service.ts';
+import { createTenantService, inTransaction } from '../features/tenants/tenants.service.ts';
 import { ensureAccountClient } from '../features/account/account-client.ts';
 import { createClientService } from '../features/clients/clients.service.ts';
+import { createClientQueries } from '../features/clients/clients.queries.ts';
+import { assertProviderAccepts } from '../features/clients/provider-accepts.ts';
 import { createUserService, type UserStatus } from '../features/users/users.service.ts';
 import { createSessionService } from '../features/sessions/sessions.service.ts';
 import { createKeyService, type SigningKeyView } from '../oidc/server-secrets.ts';
@@ -62,6 +64,19 @@ function secretLines(io: CliIo, generated: string | undefined): void {
 
 const clientSecretFrom = (values: Values, io: CliIo): Values =>
   values.secret === undefined && io.env.PASSGATE_CLIENT_SECRET ? { ...values, secret: io.env.PASSGATE_CLIENT_SECRET } : values;
+
+/**
+ * A client created or changed in a transaction that the provider's own check of the result ends
+ * (as the admin API's changes are): a client it would refuse at every sign-in is never stored.
+ */
+function checkedClientChange<T>(ctx: AppContext, clientId: string, change: (clients: ReturnType<typeof createClientService>) => Promise<T>): Promise<T> {
+  return inTransaction(ctx.db, async (trx) => {
+    const result = await change(createClientService({ db: trx, keys: ctx.keys }));
+    const record = await createClientQueries(trx).findById(clientId);
+    if (record) await assertProviderAccepts(ctx.provider, record);
+    return result;
+  });
+}
 
 const keyService = (ctx: AppContext) => createKeyService({ db: ctx.db, config: ctx.config, keys: ctx.keys });
 
@@ -172,7 +187,7 @@ export const COMMANDS: Record<string, Command> = {
       requireFlags(values, CLIENT_FLAGS, ['id', 'tenant', 'name', 'redirect-uris']);
       const { input, problems } = buildInput(CLIENT_FLAGS, values, clientBase());
       flagProblems(problems);
-      const { client, generatedSecret } = await createClientService(ctx).create(input, { by: 'cli' });
+      const { client, generatedSecret } = await checkedClientChange(ctx, values.id as string, (service) => service.create(input, { by: 'cli' }));
       io.out(`Created client '${client.id}' in tenant '${client.tenantId}' (${client.confidential ? 'confidential' : 'public'}, ${client.tokenEndpointAuthMethod}).`);
       if (client.confidential && !generatedSecret) io.out('The client secret you gave is stored as a keyed digest (HMAC-SHA-256); it is not printed.');
       secretLines(io, generatedSecret);
@@ -206,7 +221,7 @@ export const COMMANDS: Record<string, Command> = {
         clientBase(existing),
       );
       flagProblems(problems);
-      const { client, changed, generatedSecret } = await service.update(existing.id, input, { by: 'cli' });
+      const { client, changed, generatedSecret } = await checkedClientChange(ctx, existing.id, (clients) => clients.update(existing.id, input, { by: 'cli' }));
       io.out(`Updated client '${client.id}': ${changed.join(', ')}.`);
       if (typeof values.secret === 'string') io.out('The new client secret is stored as a keyed digest (HMAC-SHA-256); it is not printed.');
       secretLines(io, generatedSecret);

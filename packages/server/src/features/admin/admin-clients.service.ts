@@ -1,10 +1,10 @@
 import { ErrorCode, type AdminClient, type AdminClientAnswer, type AdminListQuery } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
-import { clientMetadata } from '../../oidc/provider.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { ACCOUNT_CLIENT_ID } from '../../plugins/account-auth.ts';
 import { createClientQueries, type ClientRecord } from '../clients/clients.queries.ts';
 import { createClientService, toClientView } from '../clients/clients.service.ts';
+import { assertProviderAccepts } from '../clients/provider-accepts.ts';
 import { inTransaction, type AdminActor } from '../tenants/tenants.service.ts';
 import { ADMIN_CONSOLE_CLIENT_ID, type AdminPrincipal } from './admin-auth.ts';
 import { createAdminCatalogQueries } from './admin-catalog.queries.ts';
@@ -22,18 +22,6 @@ export function toAdminClient(record: ClientRecord): AdminClient {
   return { ...view, builtIn: BUILT_IN_CLIENTS.includes(record.id), createdAt: iso(record.createdAt), updatedAt: iso(record.updatedAt) };
 }
 
-/** The OIDC metadata names the provider's errors speak of, and the fields of ours they come from. */
-const METADATA_FIELDS: Record<string, string> = {
-  post_logout_redirect_uris: 'postLogoutRedirectUris',
-  redirect_uris: 'redirectUris',
-  backchannel_logout_uri: 'backchannelLogoutUri',
-  backchannel_logout_session_required: 'backchannelLogoutSessionRequired',
-  grant_types: 'grantTypes',
-  token_endpoint_auth_method: 'tokenEndpointAuthMethod',
-  logo_uri: 'logoUri',
-  client_name: 'name',
-};
-
 /**
  * A tenant's clients in the admin API, through the command line's service (same validation, same
  * audit, the admin as actor). Every change is checked by the provider itself (`Client.validate`,
@@ -48,24 +36,13 @@ export function createAdminClientService(ctx: AppContext) {
     return client;
   }
 
-  async function providerAccepts(record: ClientRecord): Promise<void> {
-    try {
-      await ctx.provider.Client.validate(clientMetadata(record) as Parameters<typeof ctx.provider.Client.validate>[0]);
-    } catch (error) {
-      const { error: kind, error_description: description } = error as { error?: string; error_description?: string };
-      if (kind !== 'invalid_client_metadata' && kind !== 'invalid_redirect_uri') throw error;
-      const name = Object.keys(METADATA_FIELDS).find((key) => description?.includes(key));
-      throw new ApiError(ErrorCode.InvalidField, 400, name ? wireField(METADATA_FIELDS[name] as string) : undefined, description);
-    }
-  }
-
   /** Runs a change in a transaction, checks the client it leaves with the provider, and answers it. */
   async function checked(clientId: string, change: (service: ReturnType<typeof createClientService>) => Promise<{ generatedSecret?: string }>): Promise<AdminClientAnswer> {
     return inTransaction(ctx.db, async (trx) => {
       const { generatedSecret } = await change(createClientService({ db: trx, keys: ctx.keys }));
       const record = await createClientQueries(trx).findById(clientId);
       if (!record) throw new Error(`client '${clientId}' vanished while it was written`);
-      await providerAccepts(record);
+      await assertProviderAccepts(ctx.provider, record, wireField);
       return { client: toAdminClient(record), ...(generatedSecret ? { clientSecret: generatedSecret } : {}) };
     });
   }
