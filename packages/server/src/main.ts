@@ -8,6 +8,7 @@ import { runStop } from './lib/graceful-stop.ts';
 import { purgeExpiredPayloads } from './oidc/adapter.ts';
 import { startupFailureMessage } from './db/startup.ts';
 import { startMetricsServer } from './plugins/metrics.ts';
+import { listenFailure } from './lib/listen-failure.ts';
 import { SMTP_TIMEOUT_MS } from './messaging/messaging.ts';
 import { SMS_TIMEOUT_MS } from './messaging/sms/http.ts';
 import { pino } from 'pino';
@@ -104,7 +105,11 @@ async function start(config: Config): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    throw listenFailure(error, { host: config.host, port: config.port, settings: 'PORT, HOST' });
+  }
   app.log.info(`Passgate is running on ${config.publicUrl} (${config.env}, ${config.databaseUrl.split(':')[0]})`);
 }
 

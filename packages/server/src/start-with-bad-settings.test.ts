@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -78,5 +79,21 @@ describe('start-up with a bad setting: exit 1 and a message naming the variable,
     const result = await runMain({ SMTP_URL: 'smtp://mailer:hunter2/x@127.0.0.1:2525', DATABASE_URL: `sqlite:${join(dir, 'never-opened.sqlite')}` });
     expectRefusal(result, /^Invalid configuration:\n {2}SMTP_URL: is not a valid URL: percent-encode [^\n]*$/);
     expect(result.stderr + result.stdout).not.toContain('hunter2');
+  }, 60_000);
+
+  it('a PORT or METRICS_PORT another process listens on: the message names the setting', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const [publicPort, metricsPort] = await Promise.all([
+        runMain({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'port-taken.sqlite')}` }),
+        runMain({ METRICS_PORT: String(port), METRICS_HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'metrics-port-taken.sqlite')}` }),
+      ]);
+      expectRefusal(publicPort, new RegExp(`^Passgate could not start: cannot listen on 127\\.0\\.0\\.1:${port} \\(PORT, HOST\\): another process is already listening there$`));
+      expectRefusal(metricsPort, new RegExp(`^Passgate could not start: cannot listen on 127\\.0\\.0\\.1:${port} \\(METRICS_PORT, METRICS_HOST\\): another process is already listening there$`));
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { grantTypeLabel, signInOf, type Metrics } from '../lib/metrics.ts';
 import { observeArgon2 } from '../lib/passwords.ts';
+import { listenFailure } from '../lib/listen-failure.ts';
 import type { MailSender, SmsSender } from '../messaging/messages.ts';
 
 /**
@@ -107,7 +108,8 @@ export async function startMetricsServer(
   config: Pick<Config, 'metricsPort' | 'metricsHost'>,
   log: Pick<Logger, 'info' | 'warn'>,
 ): Promise<MetricsServer | undefined> {
-  if (config.metricsPort === undefined) return undefined;
+  const { metricsPort, metricsHost } = config;
+  if (metricsPort === undefined) return undefined;
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -123,9 +125,10 @@ export async function startMetricsServer(
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.metricsPort, config.metricsHost, () => {
-      server.off('error', reject);
+    const failed = (error: Error) => reject(listenFailure(error, { host: metricsHost, port: metricsPort, settings: 'METRICS_PORT, METRICS_HOST' }));
+    server.once('error', failed);
+    server.listen(metricsPort, metricsHost, () => {
+      server.off('error', failed);
       resolve();
     });
   });
