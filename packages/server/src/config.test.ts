@@ -80,7 +80,11 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ ...PRODUCTION, PUBLIC_URL: 'https://id.example.com/' }).issuer).toBe('https://id.example.com/oidc');
     // Set, COOKIE_KEYS replaces the stored keys: with none in it every sign-in would answer 500.
     for (const value of ['', ' , ,']) expect(() => loadConfig({ COOKIE_KEYS: value })).toThrow(/^Invalid configuration:\n {2}COOKIE_KEYS: holds no key/);
-    expect(loadConfig({ COOKIE_KEYS: ' one, two ,' }).cookieKeys).toEqual(['one', 'two']);
+    const [one, two] = ['a-first-cookie-key-of-32-characters', 'the-second-cookie-key-of-32-chars'];
+    expect(loadConfig({ COOKIE_KEYS: ` ${one}, ${two} ,` }).cookieKeys).toEqual([one, two]);
+    // A short key signs session cookies anyone could forge: refused, naming which one, never quoting it.
+    expect(() => loadConfig({ COOKIE_KEYS: `${one},short-key` })).toThrow(/^Invalid configuration:\n {2}COOKIE_KEYS: key 2 is shorter than 32 characters[^\n]*$/);
+    expect(() => loadConfig({ COOKIE_KEYS: `${one},short-key` })).not.toThrow(/short-key/);
   });
 
   it('refuses an SMTP_URL or REDIS_URL the drivers cannot parse, naming it and never quoting it', () => {

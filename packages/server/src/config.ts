@@ -280,6 +280,8 @@ function checkPublicUrl(text: string): void {
   if (problem) throw new ConfigError(`Invalid configuration:\n  PUBLIC_URL: ${problem}; it is the address people reach Passgate at, e.g. https://id.example.com`);
 }
 
+const MIN_COOKIE_KEY_LENGTH = 32;
+
 /**
  * COOKIE_KEYS as a list. Set, it replaces the stored keys, so a value with no key in it (empty, or
  * commas only) would leave the provider without any: it would start, look ready, and answer every
@@ -289,6 +291,11 @@ function cookieKeysFrom(text: string | undefined): string[] | undefined {
   if (text === undefined) return undefined;
   const keys = text.split(',').map((key) => key.trim()).filter(Boolean);
   if (keys.length === 0) throw new ConfigError('Invalid configuration:\n  COOKIE_KEYS: holds no key; give comma-separated secrets, or leave it unset to use the stored keys');
+  // The keys sign the provider's session cookie: one short enough to guess forges any session.
+  const short = keys.findIndex((key) => key.length < MIN_COOKIE_KEY_LENGTH);
+  if (short >= 0) {
+    throw new ConfigError(`Invalid configuration:\n  COOKIE_KEYS: key ${short + 1} is shorter than ${MIN_COOKIE_KEY_LENGTH} characters; use random secrets (openssl rand -base64 32)`);
+  }
   return keys;
 }
 

@@ -255,7 +255,7 @@ describe('stored keys from earlier versions', () => {
   });
 
   it('refuses to rotate keys that come from the environment', async () => {
-    const server = await startTestServer({ seed: false, env: { COOKIE_KEYS: 'env-cookie-key-0123456789abcdef' } });
+    const server = await startTestServer({ seed: false, env: { COOKIE_KEYS: 'env-cookie-key-0123456789abcdef-0123' } });
     cleanups.push(() => server.close());
     await expect(createKeyService(server.ctx).rotateCookieKeys()).rejects.toThrow(/COOKIE_KEYS is set/);
   });
