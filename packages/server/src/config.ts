@@ -8,6 +8,7 @@ import type { TwilioSettings } from './messaging/sms/twilio.ts';
 import { canonicalHost } from './lib/public-fetch.ts';
 import { packageRoot } from './lib/package-root.ts';
 import { defaultArgon2Limits, threadPoolSize, type Argon2Limits } from './lib/passwords.ts';
+import { NOT_A_VALID_URL } from './lib/mask-url.ts';
 
 /**
  * Configuration from the environment, parsed and checked once at start-up. A bad value stops
@@ -31,7 +32,7 @@ const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
  * prints it whole, password included, in a deprecation warning on stderr; the send or connection
  * then fails with a bare 'Invalid URL'. Refused here instead, naming the variable, never quoting it.
  */
-const VALID_URL = [(text: string) => URL.canParse(text), 'is not a valid URL: percent-encode the special characters of the user name and password (@ : / ? # as %40 %3A %2F %3F %23)'] as const;
+const VALID_URL = [(text: string) => URL.canParse(text), NOT_A_VALID_URL] as const;
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

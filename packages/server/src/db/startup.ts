@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { describeDependencyFailure } from '../lib/dependency-errors.ts';
-import { maskConnectionUrl } from '../lib/mask-url.ts';
+import { maskConnectionUrl, NOT_A_VALID_URL } from '../lib/mask-url.ts';
 import { createDatabase, databaseEngine, DatabaseUnavailableError, migrateToLatest, type Db } from './database.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,7 +48,7 @@ async function waitUntilReachable(db: Db, config: Config, log: Logger): Promise<
       // retrying it as an unreachable server for STARTUP_TIMEOUT_MS.
       if ((error as { code?: unknown } | null)?.code === 'ERR_INVALID_URL') {
         throw new DatabaseUnavailableError(
-          `DATABASE_URL=${maskConnectionUrl(config.databaseUrl)} is not a valid URL: percent-encode the special characters of the user name and password (@ : / ? # as %40 %3A %2F %3F %23)`,
+          `DATABASE_URL=${maskConnectionUrl(config.databaseUrl)} ${NOT_A_VALID_URL}`,
           { cause: error },
         );
       }

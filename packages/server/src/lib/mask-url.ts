@@ -1,3 +1,6 @@
+/** What to tell an operator whose connection URL does not parse (the usual cause: a password's special characters). */
+export const NOT_A_VALID_URL = 'is not a valid URL: percent-encode the special characters of the user name and password (@ : / ? # as %40 %3A %2F %3F %23)';
+
 /**
  * Query parameters the drivers read as credentials: pg (pg-connection-string) takes every parameter
  * of the URL as a setting, ?password= and ?sslpassword= included, and ioredis takes ?password=.
