@@ -109,6 +109,10 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
       });
       expect({ status: token.status, retryAfter: token.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '5' });
       expect(Date.now() - started).toBeLessThan(4000);
+      // Counted on the token graph as the outage it is, not as a refused grant.
+      const metrics = await server.ctx.metrics.registry.getSingleMetricAsString('passgate_token_grants_total');
+      expect(metrics).toContain('passgate_token_grants_total{grant_type="refresh_token",outcome="unavailable"} 1');
+      expect(metrics).not.toContain('outcome="failure"');
       proxy.restore();
       expect((await getPolicy(server)).status).toBe(200);
 

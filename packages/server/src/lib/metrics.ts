@@ -88,7 +88,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
     }),
     tokenGrants: new Counter({
       name: 'passgate_token_grants_total',
-      help: 'Token endpoint grants by grant_type and outcome (success, failure)',
+      help: 'Token endpoint grants by grant_type and outcome (success; failure: refused; unavailable: the database or Redis could not serve, answered 503; error: any other server error)',
       labelNames: ['grant_type', 'outcome'],
       registers,
     }),

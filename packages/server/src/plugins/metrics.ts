@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import { isDependencyFailure } from '../lib/dependency-errors.ts';
 import { grantTypeLabel, signInOf, type Metrics } from '../lib/metrics.ts';
 import { observeArgon2 } from '../lib/passwords.ts';
 import { listenFailure } from '../lib/listen-failure.ts';
@@ -84,11 +85,20 @@ function countGrants(ctx: AppContext, metrics: Metrics): () => void {
   const grantType = (koa: KoaContextWithOIDC) => grantTypeLabel((koa.oidc as { params?: Record<string, unknown> } | undefined)?.params?.grant_type);
   const success = (koa: KoaContextWithOIDC) => metrics.tokenGrants.inc({ grant_type: grantType(koa), outcome: 'success' });
   const failure = (koa: KoaContextWithOIDC) => metrics.tokenGrants.inc({ grant_type: grantType(koa), outcome: 'failure' });
+  // A token request the server could not answer (the database or Redis away, or a bug) is no
+  // 'grant.error': the provider emits 'server_error' for it, on every endpoint. Counted apart from
+  // the refusals, so an outage shows on the token graph instead of as a quiet dip.
+  const serverError = (koa: KoaContextWithOIDC, error: unknown) => {
+    if (koa.oidc?.route !== 'token') return;
+    metrics.tokenGrants.inc({ grant_type: grantType(koa), outcome: isDependencyFailure(error) ? 'unavailable' : 'error' });
+  };
   ctx.provider.on('grant.success', success);
   ctx.provider.on('grant.error', failure);
+  ctx.provider.on('server_error', serverError);
   return () => {
     ctx.provider.off('grant.success', success);
     ctx.provider.off('grant.error', failure);
+    ctx.provider.off('server_error', serverError);
   };
 }
 
