@@ -9,7 +9,8 @@ export const TARGETS = {
   refreshPerCpuSecond: 600,
   refreshShareOfBare: 0.5,
   userinfoPerCpuSecond: 1500,
-  rssMiB: 200,
+  // The issue says 200 MB: decimal megabytes (190.7 MiB), the stricter reading.
+  rssMB: 200,
   pacedP99Ms: 250,
   readyMs: 2000,
 } as const;
@@ -63,7 +64,8 @@ export function ceilingRows(c: Ceilings): Row[] {
 }
 
 function memoryRow(metric: string, mib: number): Row {
-  return { metric, value: `${mib.toFixed(0)} MiB`, perCpu: '', target: `<= ${TARGETS.rssMiB} MiB`, ratio: pct(mib / TARGETS.rssMiB), pass: mib <= TARGETS.rssMiB };
+  const mb = (mib * 1024 * 1024) / 1e6;
+  return { metric, value: `${mb.toFixed(0)} MB (${mib.toFixed(0)} MiB)`, perCpu: '', target: `<= ${TARGETS.rssMB} MB`, ratio: pct(mb / TARGETS.rssMB), pass: mb <= TARGETS.rssMB };
 }
 
 function refreshRow(p: PhaseResult | undefined, metric: string, bare: PhaseResult): Row {
