@@ -16,7 +16,7 @@ import { backendRows, ceilingRows, type Ceilings, type Row } from './targets.ts'
  * BENCH_SECONDS (8) per phase, BENCH_CONCURRENCY (1,4,8,16), BENCH_TOKEN_CONCURRENCY (8),
  * BENCH_USERS (16), BENCH_READY_STARTS (3), BENCH_LOG_LEVEL (info), BENCH_CPU (1, or 0 on one
  * core), BENCH_RESULTS (bench-results.json), BENCH_CPU_PROF (a folder for the servers' V8 CPU
- * profiles); with --postgres, DATABASE_URL and REDIS_URL (postgres://postgres@127.0.0.1:5432/test,
+ * profiles), MALLOC_* (glibc's allocator settings, passed on to the servers); with --postgres, DATABASE_URL and REDIS_URL (postgres://postgres@127.0.0.1:5432/test,
  * redis://127.0.0.1:6379/0).
  */
 
