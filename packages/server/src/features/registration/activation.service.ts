@@ -77,7 +77,7 @@ export function createActivationService(ctx: AppContext, codes: CodeService = cr
 
       const now = Date.now();
       const kind = kindOf(username);
-      const byRegistrant = typedByRegistrant(ctx, user.registrant_browser_hash, meta.browserKey);
+      const byRegistrant = typedByRegistrant(ctx, user.registrant_browser_hash, meta);
       await inTransaction(ctx.db, async (trx) => {
         const users = createUserQueries(trx);
         const activated = byRegistrant

@@ -137,6 +137,37 @@ describe('nothing an unproven registrant set survives activation by someone else
     expect((await passwordSignIn(email, 'Owner-pw2!')).status).toBe(200);
   });
 
+  it('a registration from a client that keeps no cookies keeps nothing when its code is typed in a browser, even one that holds no browser key yet', async () => {
+    const email = 'fresh-11@example.com';
+    // The squatter registers the address from a script: no cookies, so the registration is bound to nothing.
+    const squat = await fetch(`${url()}/api/v1/users/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: email, password: 'Squatter1!', name: 'Squatter', client_id: 'demo-app' }),
+    });
+    expect(squat.status).toBe(200);
+    const userId = (await ctxOf().users.findByUsername('demo', email))!.id;
+    expect(await userById(ctxOf(), userId)).toMatchObject({ status: 'pending', name: 'Squatter', registrant_browser_hash: null });
+
+    // The owner, on a browser that has never signed in here (no passgate_browser key), asks for an
+    // activation code from the sign-in screen and types it there.
+    const owner = await onRegisterScreen();
+    expect(owner.browser.has('passgate_browser')).toBe(false);
+    await endCooldown(ctxOf(), 'demo', 'activation', email);
+    expect((await owner.browser.postJson(`${url()}/api/v1/users/activation/resend`, { username: email, client_id: 'demo-app' })).status).toBe(200);
+    expect(owner.browser.has('passgate_browser')).toBe(false);
+    const confirmed = await json(await owner.browser.postJson(`${url()}/api/v1/users/confirm`, { username: email, code: await lastCode(ctxOf(), email), challenge: owner.challenge, client_id: 'demo-app' }));
+    expect(confirmed.status).toBe(200);
+    expect((await finishSignIn(owner.browser, url(), owner.rp, owner.auth, confirmed.body.redirectTo)).claims()).toMatchObject({ sub: userId, email, email_verified: true });
+
+    // The squatter's password and name did not come with the address: the squatter cannot sign in
+    // (and so cannot turn 2-step on with an authenticator of their own before the owner notices).
+    await expectOnlyProofKept(userId, 'password');
+    expect(await passwordSignIn(email, 'Squatter1!')).toMatchObject({ status: 401, body: { error: { code: 1017 } } });
+    const activated = (await ctxOf().audit.listForUser(userId)).find((event) => event.type === 'user.activated');
+    expect(typeof activated?.details === 'string' ? JSON.parse(activated.details) : activated?.details).toMatchObject({ registrationDropped: true });
+  });
+
   it('a code typed in the registering browser keeps the password, even in a later sign-in request of that browser', async () => {
     const email = 'later-10@example.com';
     const first = await onRegisterScreen();

@@ -18,7 +18,9 @@ const HASH_PURPOSE = 'registrant-browser';
  * activates the proven address alone, like a passwordless or social proof
  * (users.queries.ts, activateByOtherProof), and the owner chooses a password through recovery. A
  * registration from a client that keeps no cookies is bound to nothing: its code keeps what it set
- * only when typed by another such client, never in a browser that holds a key.
+ * only when typed by another such client, never in a browser (one that holds a key, or a sign-in
+ * request: a browser that has never been given a key is a browser still, and the owner's fresh one
+ * must not activate a squatter's password registered from a script).
  */
 export interface RegistrantBrowser {
   /** The key the browser is to hold (sent again as a cookie). */
@@ -34,9 +36,9 @@ export function registrantBrowser(ctx: Pick<AppContext, 'keys'>, meta: Pick<Visi
 }
 
 /** Whether the code is typed where the pending account was registered (see above). */
-export function typedByRegistrant(ctx: Pick<AppContext, 'keys'>, registrantHash: string | null, browserKey: string | undefined): boolean {
-  const held = heldKey(browserKey);
-  if (registrantHash === null) return held === undefined;
+export function typedByRegistrant(ctx: Pick<AppContext, 'keys'>, registrantHash: string | null, meta: Pick<VisitorMeta, 'browser' | 'browserKey'>): boolean {
+  const held = heldKey(meta.browserKey);
+  if (registrantHash === null) return held === undefined && meta.browser.interactionUid === undefined;
   return held !== undefined && ctx.keys.hmacEquals(HASH_PURPOSE, held, registrantHash);
 }
 
