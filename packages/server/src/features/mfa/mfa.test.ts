@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { authorizationRequest, finishSignIn, relyingParty, startSignIn } from '../../../test/relying-party.ts';
 import { TestBrowser } from '../../../test/browser.ts';
 import { accountSignIn, call, createAccount, userById } from '../../../test/account.ts';
-import { auditTypes, endCooldown, lastCode, otherCode } from '../../../test/visitor.ts';
+import { auditTypes, endCooldown, lastCode, otherCode, postJson } from '../../../test/visitor.ts';
 
 const PASSWORD = 'Passw0rd!';
 
@@ -195,6 +195,69 @@ describe('2-step verification', () => {
     expect((await mfaLogin(browser, { token_type: 'email', mfa_token: first.body.mfaToken, otp: code, challenge: first.challenge })).body.error.code).toBe(1026);
     await endCooldown(server.ctx, 'demo', 'mfa', account.email);
     expect((await trigger(browser, { token_type: 'email', mfa_token: first.body.mfaToken })).body.error.code).toBe(1026);
+  });
+
+  it("one account's MFA token never finishes with another account's code, and a refused try changes neither account", async () => {
+    const victim = await newAccount();
+    await enable(victim, 'email');
+    const attacker = await newAccount();
+    await enable(attacker, 'email');
+    // The attacker has passed the victim's password step (the password was phished) and, in another
+    // browser, their own, whose code they can read. The victim's code goes to the victim only.
+    const victimStep = await passwordStep(victim.email);
+    await trigger(victimStep.browser, { token_type: 'email', mfa_token: victimStep.body.mfaToken });
+    const own = await passwordStep(attacker.email);
+    await trigger(own.browser, { token_type: 'email', mfa_token: own.body.mfaToken });
+    const attackersCode = await lastCode(server.ctx, attacker.email);
+    const before = [await userById(server.ctx, victim.id), await userById(server.ctx, attacker.id)];
+
+    // The attacker's code against the victim's token: a wrong code for the victim.
+    expect(await mfaLogin(victimStep.browser, { token_type: 'email', mfa_token: victimStep.body.mfaToken, otp: attackersCode, challenge: victimStep.challenge })).toMatchObject({
+      status: 400,
+      body: { error: { code: 1040 } },
+    });
+    // The attacker's own token (and code) cannot finish the victim's sign-in request either.
+    expect(await mfaLogin(victimStep.browser, { token_type: 'email', mfa_token: own.body.mfaToken, otp: attackersCode, challenge: victimStep.challenge })).toMatchObject({
+      status: 400,
+      body: { error: { code: 1026 } },
+    });
+    expect((await server.ctx.provider.Interaction.find(victimStep.challenge))?.result).toBeUndefined();
+    expect([await userById(server.ctx, victim.id), await userById(server.ctx, attacker.id)]).toEqual(before);
+    expect((await auditTypes(server.ctx, victim.id)).filter((t) => t === 'mfa.success')).toEqual([]);
+    // The attacker's code was not spent by the refusals: it still finishes the attacker's own sign-in, as the attacker.
+    const done = await mfaLogin(own.browser, { token_type: 'email', mfa_token: own.body.mfaToken, otp: attackersCode, challenge: own.challenge });
+    expect(done.status).toBe(200);
+    expect((await finishSignIn(own.browser, server.url, own.rp, own.auth, done.body.redirectTo)).claims()!.sub).toBe(attacker.id);
+  });
+
+  it('an MFA token won with the old password dies when the password is reset: that sign-in cannot be finished, even with the right code', async () => {
+    const account = await newAccount();
+    const secret = (await enable(account, 'totp'))!;
+    // Someone who learnt the password has passed the password step and waits for the second factor.
+    const step = await passwordStep(account.email);
+    expect(step.body).toMatchObject({ mfaRequired: true, tokenType: 'totp' });
+
+    // The owner resets the password.
+    expect(await postJson(server.url, '/api/v1/password/recover', { client_id: 'demo-app', username: account.email })).toMatchObject({ status: 200 });
+    const code = await lastCode(server.ctx, account.email);
+    expect(await postJson(server.url, '/api/v1/password/reset', { client_id: 'demo-app', username: account.email, password: 'Owners-New-7', code })).toEqual({ status: 200, body: { ok: true } });
+
+    const otp = totpCode(secret, 1);
+    expect(await mfaLogin(step.browser, { token_type: 'totp', mfa_token: step.body.mfaToken, otp, challenge: step.challenge })).toMatchObject({ status: 400, body: { error: { code: 1026 } } });
+    expect((await server.ctx.provider.Interaction.find(step.challenge))?.result).toBeUndefined();
+    expect((await auditTypes(server.ctx, account.id)).filter((t) => t === 'mfa.success')).toEqual([]);
+
+    // The reset left 2-step on: the new password leads to the second step again, where the same code (unspent) finishes.
+    const browser = new TestBrowser();
+    const rp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+    const auth = await authorizationRequest(rp);
+    const challenge = await startSignIn(browser, server.url, auth);
+    const again = (await (await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: account.email, password: 'Owners-New-7' })).json()) as any;
+    expect(again).toMatchObject({ mfaRequired: true, tokenType: 'totp' });
+    expect(again.redirectTo).toBeUndefined();
+    const done = await mfaLogin(browser, { token_type: 'totp', mfa_token: again.mfaToken, otp, challenge });
+    expect(done.status).toBe(200);
+    expect((await finishSignIn(browser, server.url, rp, auth, done.body.redirectTo)).claims()!.sub).toBe(account.id);
   });
 
   it('config re-checks the password; disable needs the right one and sign-in no longer asks', async () => {

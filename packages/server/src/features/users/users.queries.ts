@@ -122,8 +122,9 @@ export function createUserQueries(db: Executor) {
      * and the end of every browser remembered for 2-step verification, so whoever only knew the old
      * password cannot skip the second step on a browser they once had; and the end of every open
      * recovery code, so a code asked for before the change (by whoever knew the e-mail box or the
-     * phone then) cannot set another password after it. Run it in the caller's transaction, with
-     * the caller's audit record.
+     * phone then) cannot set another password after it; and the end of every open MFA token, so a
+     * sign-in whose password step passed with the old password cannot be finished by its second
+     * step. Run it in the caller's transaction, with the caller's audit record.
      */
     async replacePassword(userId: string, passwordHash: string, at: number): Promise<void> {
       await db
@@ -134,6 +135,7 @@ export function createUserQueries(db: Executor) {
       await this.addPasswordHistory(userId, passwordHash, at);
       await forgetRememberedBrowsers(db, userId);
       await db.deleteFrom('one_time_codes').where('user_id', '=', userId).where('purpose', '=', 'recovery').execute();
+      await db.deleteFrom('mfa_tokens').where('user_id', '=', userId).execute();
     },
     async clearPasswordHistory(userId: string): Promise<void> {
       await db.deleteFrom('password_history').where('user_id', '=', userId).execute();
