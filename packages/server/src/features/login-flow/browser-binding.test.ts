@@ -136,6 +136,17 @@ describe('a sign-in request finishes only in the browser that started it', () =>
     await noResult(second.challenge);
   });
 
+  it('registration with a challenge: refused from another browser, no account made and no code sent', async () => {
+    const { challenge } = await attackerRequest();
+    const visitor = new TestBrowser();
+    const body = { username: 'victim-7@example.com', password: 'Lantern-42', name: 'V', client_id: 'demo-app', challenge };
+    expect(await answer(await visitor.postJson(`${url()}/api/v1/users/register`, body))).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'challenge' } } });
+    expect(await bed.server.ctx.users.findByUsername('demo', 'victim-7@example.com')).toBeUndefined();
+    expect(await messageCount(bed.server.ctx, 'victim-7@example.com')).toBe(0);
+    expect(visitor.has('passgate_browser')).toBe(false);
+    await noResult(challenge);
+  });
+
   it('activation with a challenge: refused from another browser before the code is spent', async () => {
     const { challenge } = await attackerRequest();
     const visitor = new TestBrowser();

@@ -40,7 +40,7 @@ export async function registrationRoutes(app: FastifyInstance, { ctx }: { ctx: A
       description:
         '1303 registration disallowed by the tenant; 1301 the client may not register this kind of username; 1016/1015 invalid e-mail/phone; ' +
         '1002 (field password) the tenant password policy; 1104 (400, field password) a common breached password; 1020/1019 (409) already registered; 1291 (429) a code was sent less than 60 s ago; ' +
-        '503 (1292) the code could not be sent (nothing is saved).',
+        '1026 (400, field challenge) a challenge this browser did not start; 503 (1292) the code could not be sent (nothing is saved).',
       body: registerBodySchema,
       response: { 200: registerResponseSchema, ...errors },
     },

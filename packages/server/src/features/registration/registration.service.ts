@@ -9,6 +9,7 @@ import { createUserQueries } from '../users/users.queries.ts';
 import { unmetPasswordText } from '../users/password-rules.ts';
 import { refuseCommonPassword } from '../users/common-passwords.ts';
 import { resolveFlowClient, requireTenantSwitch } from '../login-flow/flow-client.ts';
+import { requireHeldInteraction } from '../login-flow/interactions.ts';
 import { checkUsername, usernameKinds, type VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createCodeService, type CodeService } from '../codes/codes.service.ts';
 import { channelOf, deliverCode } from '../codes/code-delivery.ts';
@@ -35,6 +36,8 @@ export function passwordPolicyError(needs: string): ApiError {
 export function createRegistrationService(ctx: AppContext, codes: CodeService = createCodeService(ctx)) {
   return {
     async register(body: RegisterBody, meta: VisitorMeta, registrant: RegistrantBrowser | null): Promise<RegisterResponse> {
+      // As every call that takes a challenge: only from the browser that started it (DESIGN.md section 7).
+      if (body.challenge) requireHeldInteraction(meta.browser, body.challenge);
       const flow = await resolveFlowClient(ctx, body.clientId);
       requireTenantSwitch(flow, 'registrationAllowed');
       const { username, kind } = checkUsername(ctx.log, flow, body.username, usernameKinds(flow, 'register'), { requireCapability: true });
