@@ -227,6 +227,24 @@ describe('password recovery', () => {
     expect(await verifySecret(after!.password_hash!, 'Brand-new1')).toBe(true);
   });
 
+  it('gives a guesser no new tries by asking for new codes: past 10 wrong codes in 15 minutes even the right code is refused (429), and the password stays', async () => {
+    const username = 'budget@example.com';
+    await createUserService({ db: server.ctx.db }).createUser({ tenantId: 'demo', email: username, name: 'B', password: 'Original1!' });
+    const before = await userRow(server.ctx, 'demo', username);
+    // 4 + 4 + 2 wrong codes, each code still open (fewer than its 5 tries), a new code asked for in between.
+    for (const tries of [4, 4, 2]) {
+      const code = await recoveryCode(username);
+      for (let i = 0; i < tries; i += 1) {
+        expect(await reset({ username, password: 'Guessed-91x', code: otherCode(code) })).toMatchObject({ status: 400, body: { error: { code: 1042, field: 'code' } } });
+      }
+    }
+    const right = await recoveryCode(username);
+    expect(await reset({ username, password: 'Guessed-91x', code: right })).toMatchObject({ status: 429, body: { error: { code: 1290 } } });
+    expect(await userRow(server.ctx, 'demo', username)).toEqual(before);
+    expect(await auditTypes(server.ctx, before!.id)).not.toContain('password.reset');
+    expect(await login(username, 'Original1!')).toBe(0);
+  });
+
   it('applies the tenant switch (1303), the client capability (1301) and the sign-in kinds of username (1016 / 1015 / 1014)', async () => {
     for (const call of [recover, reset]) {
       const body = { username: 'reset@example.com', password: 'Brand-new1', code: '123456' };
