@@ -152,6 +152,54 @@ describe('e-mail and phone changes', () => {
     expect(await userById(server.ctx, id)).toMatchObject({ email: 'racer@example.com' });
   });
 
+  it('a code proves only the address it was sent to: verifying one address and updating to another changes nothing', async () => {
+    const { id, post } = await signedInUser('switcher@example.com');
+    expect(await post('/api/v1/me/email/verify', { email: 'mine-indeed@example.com' })).toMatchObject({ status: 200 });
+    const code = await lastCode(server.ctx, 'mine-indeed@example.com');
+    const before = await userById(server.ctx, id);
+    // The code of the address the user can read, with an address they cannot (someone else's, no account yet).
+    expect(await post('/api/v1/me/email/update', { email: 'not-mine@example.com', code })).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'code' } } });
+    expect(await userById(server.ctx, id)).toEqual(before);
+    expect(await messageCount(server.ctx, 'not-mine@example.com')).toBe(0);
+    // The code was not spent: it still sets the address it was sent to.
+    expect(await post('/api/v1/me/email/update', { email: 'mine-indeed@example.com', code })).toMatchObject({ status: 200, body: { email: 'mine-indeed@example.com' } });
+
+    // The same for a phone number.
+    expect(await post('/api/v1/me/phoneNumber/verify', { phone_number: '0977000111' })).toMatchObject({ status: 200 });
+    const sms = await lastCode(server.ctx, '0977000111');
+    expect(await post('/api/v1/me/phoneNumber/update', { phone_number: '0977000222', code: sms })).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'code' } } });
+    expect(await userById(server.ctx, id)).toMatchObject({ phone_number: null });
+  });
+
+  it('two updates racing with one code change the address once', async () => {
+    const { id, post } = await signedInUser('twice@example.com');
+    expect(await post('/api/v1/me/email/verify', { email: 'twice-new@example.com' })).toMatchObject({ status: 200 });
+    const code = await lastCode(server.ctx, 'twice-new@example.com');
+    const answers = await Promise.all([1, 2, 3].map(() => post('/api/v1/me/email/update', { email: 'twice-new@example.com', code })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    // The code is spent (1026), or, read after the change, the address is already the account's (1002).
+    for (const refused of answers.filter((a) => a.status !== 200)) {
+      expect(refused.status).toBe(400);
+      expect([1026, 1002]).toContain(refused.body.error.code);
+    }
+    expect(await userById(server.ctx, id)).toMatchObject({ email: 'twice-new@example.com', email_verified: 1 });
+    expect((await auditTypes(server.ctx, id)).filter((t) => t === 'email.changed')).toHaveLength(1);
+  });
+
+  it('refuses an address or number held by an account not yet activated (1020 / 1019, 409), changing neither account and sending nothing', async () => {
+    const pendingEmail = await createAccount(server.ctx, { email: 'squatted@example.com', status: 'pending', verified: false });
+    const pendingPhone = await createAccount(server.ctx, { phoneNumber: '0977000333', status: 'pending', verified: false });
+    const { id, post } = await signedInUser('blocked@example.com');
+    const before = await Promise.all([id, pendingEmail, pendingPhone].map((user) => userById(server.ctx, user)));
+    expect(await post('/api/v1/me/email/verify', { email: 'squatted@example.com' })).toMatchObject({ status: 409, body: { error: { code: 1020, field: 'email' } } });
+    expect(await post('/api/v1/me/email/update', { email: 'squatted@example.com', code: '123456' })).toMatchObject({ status: 409, body: { error: { code: 1020, field: 'email' } } });
+    expect(await post('/api/v1/me/phoneNumber/verify', { phone_number: '0977000333' })).toMatchObject({ status: 409, body: { error: { code: 1019, field: 'phone_number' } } });
+    expect(await post('/api/v1/me/phoneNumber/update', { phone_number: '0977000333', code: '123456' })).toMatchObject({ status: 409, body: { error: { code: 1019, field: 'phone_number' } } });
+    expect(await messageCount(server.ctx, 'squatted@example.com')).toBe(0);
+    expect(await messageCount(server.ctx, '0977000333')).toBe(0);
+    expect(await Promise.all([id, pendingEmail, pendingPhone].map((user) => userById(server.ctx, user)))).toEqual(before);
+  });
+
   it('sends one code per address per 60 s (429, 1291), and answers 503 (1292) when it cannot be sent', async () => {
     const { id, post } = await signedInUser('hasty@example.com');
     expect(await post('/api/v1/me/email/verify', { email: 'hasty-new@example.com' })).toMatchObject({ status: 200 });
