@@ -11,6 +11,7 @@ import { createCodeService, type CodeService, type CodeTarget } from '../codes/c
 import { deliverCode } from '../codes/code-delivery.ts';
 import { countFailedPassword, accountLocked } from '../login-flow/lockout.ts';
 import { interactionClientId, loadInteraction, type Interaction } from '../login-flow/interactions.ts';
+import { passwordExpiry } from '../login-flow/password-expiry.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import { createUserQueries } from '../users/users.queries.ts';
 import { inTransaction } from '../tenants/tenants.service.ts';
@@ -86,6 +87,13 @@ export function createSocialLinkService(ctx: AppContext, codes: CodeService = cr
       await failure(link, 'wrong_password', { failures });
       if (lockedUntil) await ctx.audit.record({ ...link.event, userId: user.id, type: 'login.locked', details: { lockedUntil, failures } });
       throw new ApiError(ErrorCode.WrongCredentials, 401, 'password');
+    }
+    // An expired password signs nobody in at the login screen (1103, reset it first); it must not
+    // sign in here either, where linking ends in a sign-in. The code proof stays open.
+    const tenant = await ctx.tenants.findById(user.tenant_id);
+    if (tenant && passwordExpiry(user.password_changed_at, tenant, now).expired) {
+      await failure(link, 'password_expired');
+      throw new ApiError(ErrorCode.PasswordExpired, 403);
     }
   }
 

@@ -103,6 +103,26 @@ describe('linking a social identity to an existing account', () => {
     expect(await link({ challenge: first.challenge, link_token: first.linkToken, code })).toMatchObject({ status: 400, body: { error: { code: 1026, field: 'link_token' } } });
   });
 
+  it('an expired password does not link (1103, as at the login screen); the code still does', async () => {
+    const userId = await createAccount(server.ctx, { email: 'old-pw@example.com' });
+    await server.ctx.db.updateTable('users').set({ password_changed_at: Date.now() - 100 * 86_400_000 }).where('id', '=', userId).execute();
+    await server.ctx.tenants.update('demo', { password_max_age_days: 90 });
+    try {
+      const start = await linkRequired('google', 'g-old-pw', 'old-pw@example.com', 'g-sub-old-pw');
+      expect(await link({ challenge: start.challenge, link_token: start.linkToken, password: 'Passw0rd!' })).toMatchObject({ status: 403, body: { error: { code: 1103 } } });
+      expect(await identitiesOf(server, userId)).toEqual([]);
+      expect((await server.ctx.provider.Interaction.find(start.challenge))?.result).toBeUndefined();
+
+      await endCooldown(server.ctx, 'demo', 'social_link', 'old-pw@example.com');
+      expect((await sendCode({ challenge: start.challenge, link_token: start.linkToken })).status).toBe(200);
+      const linked = await link({ challenge: start.challenge, link_token: start.linkToken, code: await lastCode(server.ctx, 'old-pw@example.com') });
+      expect(linked).toEqual({ status: 200, body: { redirectTo: expect.any(String) } });
+      expect(await identitiesOf(server, userId)).toEqual([{ provider: 'google', subject: 'g-sub-old-pw', email: 'old-pw@example.com' }]);
+    } finally {
+      await server.ctx.tenants.update('demo', { password_max_age_days: null });
+    }
+  });
+
   it('wrong passwords count toward the account\'s lockout (1302)', async () => {
     const userId = await createAccount(server.ctx, { email: 'lee@example.com' });
     const start = await linkRequired('google', 'g-lee', 'lee@example.com', 'g-sub-lee');
