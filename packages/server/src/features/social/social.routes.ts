@@ -67,7 +67,7 @@ export async function socialRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       summary: 'Prove the existing account (its password or the e-mailed code), link the social identity to it and sign in',
       description:
         `Exactly one of \`password\` and \`code\` (1001/1002 otherwise). Answers \`redirectTo\`, or \`mfaRequired\` when the account has 2-step verification on; the identity then signs in directly. ${linkErrors}; ` +
-        '1017 (401, field password) wrong password (counts toward the account\'s lockout); 1302 (403) the account is locked; 1040 (400, field code) wrong code; ' +
+        '1017 (401, field password) wrong password (counts toward the account\'s lockout); 1302 (403) the account is locked; 1103 (403) the password has expired (reset it, or link with the code); 1040 (400, field code) wrong code; ' +
         '1026 (400, field code) the code is expired, used, dead after 5 wrong tries, or was not sent for this link token.',
       body: socialLinkBodySchema,
       response: { 200: redirectOrMfaStepSchema, ...errors },
