@@ -10,6 +10,7 @@ import { providerFetch } from './provider-fetch.ts';
 import { requestedLocale } from './requested-locale.ts';
 import { ADMIN_CONSOLE_CLIENT_ID } from '../features/admin/admin-auth.ts';
 import { usedStrongTwoStep } from '../features/admin/admin-two-step.ts';
+import { DPOP_SIGNING_ALGS } from '../plugins/dpop-proof.ts';
 
 /**
  * The OpenID Connect provider (panva's oidc-provider), configured in this one file. The identity
@@ -182,6 +183,9 @@ export function createProvider(deps: ProviderDeps): Provider {
     enabledJWA: {
       idTokenSigningAlgValues: ['RS256', 'ES256'],
       userinfoSigningAlgValues: ['RS256', 'ES256'],
+      // The provider's default list, said here so the identity API checks proofs against the same
+      // (DPoP is on by default: a token request with a proof gets a token bound to its key).
+      dPoPSigningAlgValues: DPOP_SIGNING_ALGS,
     },
     pkce: { required: () => true },
     features: {
