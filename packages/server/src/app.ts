@@ -84,7 +84,15 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     openapi: {
       info: { title: 'Passgate identity API', version: '1.0.0', description: 'Request bodies are snake_case, responses camelCase.' },
       servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An access token of the `account` client (the admin API: `admin-console`). A token bound to a key (DPoP, RFC 9449) is sent as `Authorization: DPoP <token>` with a fresh `DPoP` proof of this request instead; as `Bearer` it is refused.',
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });

@@ -15,6 +15,9 @@ export class ApiError extends Error {
   ) {
     super(message ?? errorMessages[code]);
   }
+
+  /** A WWW-Authenticate challenge to answer with (RFC 9449 section 7.1 for a DPoP-bound token). */
+  wwwAuthenticate?: string;
 }
 
 export function envelope(code: ErrorCode, field?: string, message?: string, requestId?: string, retryAfter?: number): ErrorEnvelope {
@@ -85,6 +88,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+      if (error.wwwAuthenticate) reply.header('www-authenticate', error.wwwAuthenticate);
       return reply.status(error.status).send(envelope(error.code, error.field, error.message, request.id, error.retryAfterSeconds));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema, passwordChangeBodySchema, passwordChangeResponseSchema } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
+import { presentedAccessToken } from '../../plugins/account-auth.ts';
 import { visitorMeta } from '../login-flow/visitor-input.ts';
 import { createPasswordChangeService, type CallingToken } from './password-change.service.ts';
 import type { SignedIn } from './signed-in.ts';
@@ -11,7 +12,7 @@ const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 429: errorE
 
 /** The session and grant of the access token the call came with (already checked by `auth.authenticate`). */
 async function callingToken(ctx: AppContext, request: FastifyRequest): Promise<CallingToken> {
-  const value = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+  const value = presentedAccessToken(request);
   const token = value ? ((await ctx.provider.AccessToken.find(value)) as { sessionUid?: string; grantId?: string } | undefined) : undefined;
   return { sessionUid: token?.sessionUid, grantId: token?.grantId };
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
+import { presentedAccessToken } from '../../plugins/account-auth.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import { recheckPassword } from './password-recheck.ts';
@@ -31,7 +32,7 @@ export async function requireRecentProof(ctx: AppContext, request: FastifyReques
 }
 
 async function signedInRecently(ctx: AppContext, request: FastifyRequest, user: UserRow): Promise<boolean> {
-  const value = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+  const value = presentedAccessToken(request);
   const token = value ? ((await ctx.provider.AccessToken.find(value)) as { sessionUid?: string } | undefined) : undefined;
   if (!token?.sessionUid) return false;
   const session = await ctx.provider.Session.findByUid(token.sessionUid);

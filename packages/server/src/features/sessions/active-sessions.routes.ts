@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { activeSessionsSchema, errorEnvelopeSchema, sessionIdParamsSchema, sessionsSignedOutSchema } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
+import { presentedAccessToken } from '../../plugins/account-auth.ts';
 import { signedIn } from '../account/signed-in.ts';
 import { visitorMeta } from '../login-flow/visitor-input.ts';
 import { createActiveSessionsService } from './active-sessions.service.ts';
@@ -17,7 +18,7 @@ const bearer = [{ bearerAuth: [] }];
  * after the signed-in hook has accepted the token.
  */
 async function currentSessionUid(ctx: AppContext, request: FastifyRequest): Promise<string | undefined> {
-  const value = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+  const value = presentedAccessToken(request);
   const token = value ? await ctx.provider.AccessToken.find(value) : undefined;
   return (token as { sessionUid?: string } | undefined)?.sessionUid;
 }
