@@ -1,3 +1,4 @@
+import type { AuthorizationCodeGrantOptions } from 'openid-client';
 import { Secret, TOTP } from 'otpauth';
 import type { AppContext } from '../src/context.ts';
 import { createUserService } from '../src/features/users/users.service.ts';
@@ -49,9 +50,10 @@ export async function adminConsole(baseUrl: string): Promise<RelyingParty> {
 
 /**
  * Signs in through the admin console (password, then the authenticator app's code when 2-step is
- * on) and answers the admin-console access token. `rp` signs in at another client instead.
+ * on) and answers the admin-console access token. `rp` signs in at another client instead;
+ * `options.DPoP` asks for a token bound to that key (RFC 9449).
  */
-export async function adminSignIn(baseUrl: string, admin: TestAdmin, rp?: RelyingParty): Promise<string> {
+export async function adminSignIn(baseUrl: string, admin: TestAdmin, rp?: RelyingParty, options?: AuthorizationCodeGrantOptions): Promise<string> {
   const client = rp ?? (await adminConsole(baseUrl));
   const browser = new TestBrowser();
   const auth = await authorizationRequest(client);
@@ -66,7 +68,7 @@ export async function adminSignIn(baseUrl: string, admin: TestAdmin, rp?: Relyin
     body = (await mfa.json()) as typeof body;
     if (mfa.status !== 200) throw new Error(`admin 2-step failed: ${mfa.status} ${JSON.stringify(body)}`);
   }
-  const tokens = await finishSignIn(browser, baseUrl, client, auth, body.redirectTo as string);
+  const tokens = await finishSignIn(browser, baseUrl, client, auth, body.redirectTo as string, options);
   return tokens.access_token;
 }
 

@@ -56,15 +56,21 @@ function loginChallenge(browser: TestBrowser, url: string): string {
   return challenge as string;
 }
 
-/** Follows `redirectTo` back to the relying party and exchanges the code. */
-export async function finishSignIn(browser: TestBrowser, baseUrl: string, rp: RelyingParty, auth: Authorization, redirectTo: string) {
+/** Follows `redirectTo` back to the relying party and exchanges the code (with a DPoP proof when `options.DPoP` is given). */
+export async function finishSignIn(browser: TestBrowser, baseUrl: string, rp: RelyingParty, auth: Authorization, redirectTo: string, options?: oidc.AuthorizationCodeGrantOptions) {
   const { url } = await browser.follow(redirectTo, baseUrl);
   expect(url.startsWith(rp.redirectUri)).toBe(true);
-  return oidc.authorizationCodeGrant(rp.config, new URL(url), {
-    pkceCodeVerifier: auth.verifier,
-    expectedState: auth.state,
-    expectedNonce: auth.nonce,
-  });
+  return oidc.authorizationCodeGrant(
+    rp.config,
+    new URL(url),
+    {
+      pkceCodeVerifier: auth.verifier,
+      expectedState: auth.state,
+      expectedNonce: auth.nonce,
+    },
+    undefined,
+    options,
+  );
 }
 
 /**
