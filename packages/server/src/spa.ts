@@ -60,7 +60,7 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     // HEAD too: what a link checker or uptime probe asks of a page before (or instead of) GET.
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isMachinePath(path) && !/\.[a-z0-9]+$/i.test(path);
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isMachinePath(path) && !/\.[a-z0-9]+$/i.test(path) && (ctx.config.devTools || !isDevelopmentPage(path));
     if (!isPage) {
       const allowed = allowedMethodsAt(app, path);
       if (allowed.length > 0) {
@@ -166,6 +166,15 @@ function withLanguage(html: string, locale: Locale): string {
  */
 const MACHINE_PREFIXES = ['/api', '/oidc', '/health', '/metrics', '/dev', '/.well-known'];
 const PROBE_NAMES = new Set(['/readyz', '/livez']);
+
+/**
+ * The demo relying party's pages (/demo, /demo/login, /demo/callback), served in development only:
+ * without it (production) they are a plain 404, not the web app's page, which would answer 200 at
+ * an address the README says production does not have.
+ */
+function isDevelopmentPage(path: string): boolean {
+  return path === '/demo' || path.startsWith('/demo/');
+}
 
 function isMachinePath(path: string): boolean {
   return PROBE_NAMES.has(path) || MACHINE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/test-server.ts';
 import { TestBrowser } from '../../../test/browser.ts';
@@ -110,5 +113,31 @@ describe('/demo relying party', () => {
     const signedOut = await browser.fetch(`${server.url}/demo?state=signed-out`);
     expect(await signedOut.text()).toContain('You are signed out');
     expect(await (await browser.fetch(`${server.url}/demo`)).text()).not.toContain('Signed in to');
+  });
+});
+
+describe('/demo without the development tools (production)', () => {
+  let production: TestServer;
+  const dist = mkdtempSync(join(tmpdir(), 'passgate-dist-'));
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Passgate</title><div id="root"></div>');
+
+  beforeAll(async () => {
+    production = await startTestServer({ seed: false, config: { devTools: false, webDistDir: dist } });
+  });
+  afterAll(async () => {
+    await production?.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it("is a 404, not the web app's page, as the README says production has no /demo", async () => {
+    for (const path of ['/demo', '/demo/', '/demo/login?client=demo-app', '/demo/callback?code=x&state=y']) {
+      const response = await fetch(`${production.url}${path}`, { redirect: 'manual' });
+      expect(response.status, path).toBe(404);
+      expect(((await response.json()) as { error: { code: number } }).error.code).toBe(1404);
+    }
+    // The web app's own pages are still served.
+    const page = await fetch(`${production.url}/login`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
   });
 });
