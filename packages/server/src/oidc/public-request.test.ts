@@ -106,6 +106,8 @@ describe("the provider's endpoints called with a method they do not take", () =>
       ['GET', '/oidc/request', 'POST'],
       ['GET', '/oidc/session/end/confirm', 'POST'],
       ['POST', '/oidc/auth/', 'GET, HEAD'],
+      ['POST', '/oidc/.well-known/openid-configuration', 'GET, HEAD'],
+      ['DELETE', '/oidc/.well-known/oauth-authorization-server', 'GET, HEAD'],
     ];
     for (const [method, path, allow] of cases) {
       const response = await fetch(`${server.url}${path}`, { method });

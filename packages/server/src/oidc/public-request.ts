@@ -43,6 +43,8 @@ const PROVIDER_ENDPOINT_METHODS: Record<string, string[]> = {
   pushed_authorization_request: ['POST'],
 };
 
+const DISCOVERY_PATHS = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'];
+
 /**
  * Middie hands every path under /oidc to the provider, whose router answers one it does not know
  * with Koa's bare text 'Not Found'. The same JSON 404 as the rest of the server's machine paths
@@ -53,7 +55,11 @@ const PROVIDER_ENDPOINT_METHODS: Record<string, string[]> = {
  * Runs around the provider's router, so only a request no route took (no body set) is rewritten.
  */
 export function answerUnmatchedProviderRequests(provider: Provider): void {
-  const methodsByPath = new Map(Object.entries(PROVIDER_ENDPOINT_METHODS).map(([name, methods]) => [provider.pathFor(name, { mountPath: '' }), methods]));
+  const methodsByPath = new Map<string, string[]>([
+    ...Object.entries(PROVIDER_ENDPOINT_METHODS).map(([name, methods]): [string, string[]] => [provider.pathFor(name, { mountPath: '' }), methods]),
+    // The discovery documents have fixed paths, not named routes (the CORS preflight's OPTIONS is answered by the provider).
+    ...DISCOVERY_PATHS.map((path): [string, string[]] => [path, ['GET']]),
+  ]);
   provider.use(async (ctx, next) => {
     await next();
     if (ctx.status !== 404 || ctx.body !== undefined) return;
