@@ -73,7 +73,7 @@ export const CLIENT_FLAGS: FlagSpec[] = [
   { flag: 'email-allowed-domains', field: 'usernamePolicy.email.allowedDomains', kind: 'list', help: 'username policy: allowed e-mail domains, comma-separated' },
   { flag: 'email-regex', field: 'usernamePolicy.email.regexValidation', kind: 'optional', help: 'username policy: regular expression for e-mail addresses (run in linear time: no backreferences or lookarounds)' },
   { flag: 'phone-regex', field: 'usernamePolicy.phone.regexValidation', kind: 'optional', help: 'username policy: regular expression for phone numbers (run in linear time: no backreferences or lookarounds)' },
-  { flag: 'recaptcha-enabled', field: 'recaptcha.enabled', kind: 'bool', help: 'reCAPTCHA on register, resend, recovery and passwordless' },
+  { flag: 'recaptcha-enabled', field: 'recaptcha.enabled', kind: 'bool', help: 'reCAPTCHA on register, activation resend, password recovery and reset, passwordless code sends' },
   { flag: 'recaptcha-site-key', field: 'recaptcha.siteKey', kind: 'optional', help: 'reCAPTCHA site key' },
   { flag: 'recaptcha-secret', field: 'recaptcha.secret', kind: 'optional', help: 'reCAPTCHA secret (stored encrypted)', secret: true },
   { flag: 'terms-brand-name', field: 'termsPrivacy.brandName', kind: 'optional', help: 'brand name in the terms and privacy texts' },
