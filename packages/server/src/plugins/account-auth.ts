@@ -75,30 +75,43 @@ async function checkSenderConstraint(ctx: AppContext, request: FastifyRequest, s
   }
 }
 
+/**
+ * 401 with the challenge of RFC 6750 section 3 (RFC 9449's for a request that used the DPoP
+ * scheme), so a client library learns that the token itself was refused: a request without any
+ * gets the bare scheme, a token that is not good `error="invalid_token"`.
+ */
+function missingToken(): ApiError {
+  const refusal = new ApiError(ErrorCode.MissingAuthorization, 401);
+  refusal.wwwAuthenticate = 'Bearer';
+  return refusal;
+}
+
+function invalidToken(scheme: string | undefined): ApiError {
+  if (scheme?.toLowerCase() === 'dpop') return dpopRefusal('invalid_token', 'the access token is not valid');
+  const refusal = new ApiError(ErrorCode.NotAuthenticated, 401);
+  refusal.wwwAuthenticate = 'Bearer error="invalid_token"';
+  return refusal;
+}
+
 /** `authenticateAccount`, with the token's `amr` (provider.ts keeps it with each access token). */
 export async function authenticateAccessToken(ctx: AppContext, request: FastifyRequest, clientId: string = ACCOUNT_CLIENT_ID): Promise<TokenHolder> {
   const header = request.headers.authorization;
-  if (!header) throw new ApiError(ErrorCode.MissingAuthorization, 401);
+  if (!header) throw missingToken();
   const match = AUTHORIZATION.exec(header);
   const scheme = match?.[1];
   const value = match?.[2];
-  if (!scheme || !value) throw new ApiError(ErrorCode.NotAuthenticated, 401);
+  if (!scheme || !value) throw invalidToken(scheme);
   const token = await ctx.provider.AccessToken.find(value);
-  if (!token || token.isExpired || token.clientId !== clientId || !token.accountId) {
-    if (scheme.toLowerCase() === 'dpop') throw dpopRefusal('invalid_token', 'the access token is not valid');
-    throw new ApiError(ErrorCode.NotAuthenticated, 401);
-  }
+  if (!token || token.isExpired || token.clientId !== clientId || !token.accountId) throw invalidToken(scheme);
   await checkSenderConstraint(ctx, request, scheme, value, token.jkt);
   // Deleting a grant does not delete the access tokens issued under it, and a token issued with
   // offline_access is not bound to the provider session either. The grant is what says the user
   // still authorises this client, so it is checked on every call, as the provider's own userinfo
   // endpoint does: present, unexpired, and of this very client and account.
   const grant = token.grantId ? await ctx.provider.Grant.find(token.grantId, { ignoreExpiration: true }) : undefined;
-  if (!grant || grant.isExpired || grant.clientId !== token.clientId || grant.accountId !== token.accountId) {
-    throw new ApiError(ErrorCode.NotAuthenticated, 401);
-  }
+  if (!grant || grant.isExpired || grant.clientId !== token.clientId || grant.accountId !== token.accountId) throw invalidToken(scheme);
   const user = await ctx.users.findById(token.accountId);
-  if (!user || user.status !== 'active') throw new ApiError(ErrorCode.NotAuthenticated, 401);
+  if (!user || user.status !== 'active') throw invalidToken(scheme);
   const amr = (token.extra as { amr?: unknown } | undefined)?.amr;
   return { user, amr: Array.isArray(amr) ? amr.filter((value): value is string => typeof value === 'string') : [] };
 }

@@ -66,10 +66,13 @@ describe('GET /api/v1/me and /api/v1/me/tenant', () => {
       const none = await get(path);
       expect(none.status).toBe(401);
       expect((await none.json() as any).error.code).toBe(1101);
+      // RFC 6750 section 3: the bare challenge without a token, invalid_token for a refused one.
+      expect(none.headers.get('www-authenticate')).toBe('Bearer');
       for (const authorization of ['Bearer not-a-token', 'Basic abc', `Bearer ${relyingPartyToken}`]) {
         const bad = await get(path, { authorization });
         expect(bad.status).toBe(401);
         expect((await bad.json() as any).error.code).toBe(1102);
+        expect(bad.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
       }
     }
   });
