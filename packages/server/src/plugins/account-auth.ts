@@ -27,12 +27,21 @@ export interface TokenHolder {
 /** The token of an `Authorization: Bearer …` or `Authorization: DPoP …` header (RFC 6750, RFC 9449 section 7.1). */
 const AUTHORIZATION = /^(Bearer|DPoP) ([A-Za-z0-9._~+/-]+=*)$/i;
 
+/** What the access token a request was accepted with says of its sign-in: its provider session and grant. */
+export interface AcceptedToken {
+  sessionUid: string | undefined;
+  grantId: string | undefined;
+}
+
+const acceptedTokens = new WeakMap<FastifyRequest, AcceptedToken>();
+
 /**
- * The access token a request presents, with either scheme: for a handler that reads the token
- * again once its `onRequest` hook (`authenticateAccessToken`) has accepted it.
+ * The session and grant of the token `authenticateAccessToken` accepted for this request, for a
+ * handler behind that check (the current session, the grant a password change keeps), so the
+ * token is not looked up a second time. Both undefined when no token was accepted.
  */
-export function presentedAccessToken(request: FastifyRequest): string | undefined {
-  return AUTHORIZATION.exec(request.headers.authorization ?? '')?.[2];
+export function acceptedToken(request: FastifyRequest): AcceptedToken {
+  return acceptedTokens.get(request) ?? { sessionUid: undefined, grantId: undefined };
 }
 
 /**
@@ -112,6 +121,7 @@ export async function authenticateAccessToken(ctx: AppContext, request: FastifyR
   if (!grant || grant.isExpired || grant.clientId !== token.clientId || grant.accountId !== token.accountId) throw invalidToken(scheme);
   const user = await ctx.users.findById(token.accountId);
   if (!user || user.status !== 'active') throw invalidToken(scheme);
+  acceptedTokens.set(request, { sessionUid: (token as { sessionUid?: string }).sessionUid, grantId: token.grantId });
   const amr = (token.extra as { amr?: unknown } | undefined)?.amr;
   return { user, amr: Array.isArray(amr) ? amr.filter((value): value is string => typeof value === 'string') : [] };
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema, passwordChangeBodySchema, passwordChangeResponseSchema } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
-import { presentedAccessToken } from '../../plugins/account-auth.ts';
+import { acceptedToken } from '../../plugins/account-auth.ts';
 import { visitorMeta } from '../login-flow/visitor-input.ts';
 import { createPasswordChangeService, type CallingToken } from './password-change.service.ts';
 import type { SignedIn } from './signed-in.ts';
@@ -11,10 +11,8 @@ const bearer = [{ bearerAuth: [] }];
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 429: errorEnvelopeSchema };
 
 /** The session and grant of the access token the call came with (already checked by `auth.authenticate`). */
-async function callingToken(ctx: AppContext, request: FastifyRequest): Promise<CallingToken> {
-  const value = presentedAccessToken(request);
-  const token = value ? ((await ctx.provider.AccessToken.find(value)) as { sessionUid?: string; grantId?: string } | undefined) : undefined;
-  return { sessionUid: token?.sessionUid, grantId: token?.grantId };
+function callingToken(request: FastifyRequest): CallingToken {
+  return acceptedToken(request);
 }
 
 /** Changing one's password from the account area's Security page. */
@@ -36,6 +34,6 @@ export function passwordChangeRoutes(app: FastifyInstance, ctx: AppContext, auth
       response: { 200: passwordChangeResponseSchema, ...errors },
     },
     onRequest: auth.authenticate,
-    handler: async (request) => service.change(auth.user(request), request.body, await callingToken(ctx, request), visitorMeta(request)),
+    handler: async (request) => service.change(auth.user(request), request.body, callingToken(request), visitorMeta(request)),
   });
 }

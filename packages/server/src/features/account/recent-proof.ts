@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ErrorCode } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
-import { presentedAccessToken } from '../../plugins/account-auth.ts';
+import { acceptedToken } from '../../plugins/account-auth.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import type { VisitorMeta } from '../login-flow/visitor-input.ts';
 import { recheckPassword } from './password-recheck.ts';
@@ -32,10 +32,9 @@ export async function requireRecentProof(ctx: AppContext, request: FastifyReques
 }
 
 async function signedInRecently(ctx: AppContext, request: FastifyRequest, user: UserRow): Promise<boolean> {
-  const value = presentedAccessToken(request);
-  const token = value ? ((await ctx.provider.AccessToken.find(value)) as { sessionUid?: string } | undefined) : undefined;
-  if (!token?.sessionUid) return false;
-  const session = await ctx.provider.Session.findByUid(token.sessionUid);
+  const { sessionUid } = acceptedToken(request);
+  if (!sessionUid) return false;
+  const session = await ctx.provider.Session.findByUid(sessionUid);
   if (!session || session.accountId !== user.id || !session.loginTs) return false;
   return Math.floor(Date.now() / 1000) - session.loginTs <= RECENT_SIGN_IN_SECONDS;
 }

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { activeSessionsSchema, errorEnvelopeSchema, sessionIdParamsSchema, sessionsSignedOutSchema } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
-import { presentedAccessToken } from '../../plugins/account-auth.ts';
+import { acceptedToken } from '../../plugins/account-auth.ts';
 import { signedIn } from '../account/signed-in.ts';
 import { visitorMeta } from '../login-flow/visitor-input.ts';
 import { createActiveSessionsService } from './active-sessions.service.ts';
@@ -17,10 +17,8 @@ const bearer = [{ bearerAuth: [] }];
  * The provider session the request's access token was issued in (the token carries its uid), read
  * after the signed-in hook has accepted the token.
  */
-async function currentSessionUid(ctx: AppContext, request: FastifyRequest): Promise<string | undefined> {
-  const value = presentedAccessToken(request);
-  const token = value ? await ctx.provider.AccessToken.find(value) : undefined;
-  return (token as { sessionUid?: string } | undefined)?.sessionUid;
+function currentSessionUid(request: FastifyRequest): string | undefined {
+  return acceptedToken(request).sessionUid;
 }
 
 /** 'Where you're signed in' on the Security page: the user's provider sessions, and signing them out. */
@@ -46,7 +44,7 @@ export async function activeSessionsRoutes(app: FastifyInstance, { ctx }: { ctx:
     onRequest: auth.authenticate,
     handler: async (request) => {
       const user = auth.user(request);
-      const current = await currentSessionUid(ctx, request);
+      const current = currentSessionUid(request);
       // Using the account area is activity of its session too.
       if (current) await activity.touch(current);
       const meta = visitorMeta(request);
@@ -70,7 +68,7 @@ export async function activeSessionsRoutes(app: FastifyInstance, { ctx }: { ctx:
     onRequest: auth.authenticate,
     handler: async (request, reply) => {
       const user = auth.user(request);
-      await sessions.signOut(user, request.params.id, await currentSessionUid(ctx, request), visitorMeta(request));
+      await sessions.signOut(user, request.params.id, currentSessionUid(request), visitorMeta(request));
       return reply.status(204).send(null);
     },
   });
@@ -86,7 +84,7 @@ export async function activeSessionsRoutes(app: FastifyInstance, { ctx }: { ctx:
     onRequest: auth.authenticate,
     handler: async (request) => {
       const user = auth.user(request);
-      return { signedOut: await sessions.signOutOthers(user, await currentSessionUid(ctx, request), visitorMeta(request)) };
+      return { signedOut: await sessions.signOutOthers(user, currentSessionUid(request), visitorMeta(request)) };
     },
   });
 }
