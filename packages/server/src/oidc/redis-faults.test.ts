@@ -7,6 +7,8 @@ import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { TestBrowser } from '../../test/browser.ts';
 import { authorizationRequest, oidc, relyingParty, signIn, startSignIn, type RelyingParty } from '../../test/relying-party.ts';
 import { accountSignIn, call } from '../../test/account.ts';
+import { generateKeyPair } from 'jose';
+import { boundAccountToken, proof } from '../../test/dpop.ts';
 import { maskRedisUrl, reconnectDelay } from '../lib/redis.ts';
 import { loadConfig } from '../config.ts';
 import { createAppContext } from '../context.ts';
@@ -257,6 +259,40 @@ describe.skipIf(!REDIS_URL)('Passgate with Redis that is flushed, cut or silent'
     expect(warnings.length).toBeGreaterThanOrEqual(1);
     expect(warnings.length).toBeLessThanOrEqual(2);
     expect(server.logs.some((line) => line.includes('Redis (REDIS_URL) reachable again'))).toBe(true);
+  });
+
+  it("loses Redis just as a DPoP proof's use is recorded: 503 with Retry-After fast, and a fresh proof works once Redis is back", async () => {
+    const key = await generateKeyPair('ES256');
+    const token = await boundAccountToken(server.url, 'demo@example.com', key);
+    const url = `${server.url}/api/v1/me`;
+    const me = async () => fetch(url, { headers: { authorization: `DPoP ${token}`, dpop: await proof(key, 'GET', url, token) } });
+    expect((await me()).status).toBe(200);
+
+    // The token is read from Redis first; Redis goes away just before the proof's jti is stored.
+    const redis = server.ctx.redis!;
+    const set = redis.set.bind(redis);
+    let fired = false;
+    redis.set = (async (...args: Parameters<typeof redis.set>) => {
+      if (!fired && String(args[0]).includes('DPoPProof')) {
+        fired = true;
+        await proxy.cut();
+      }
+      return (set as (...a: unknown[]) => Promise<unknown>)(...args);
+    }) as typeof redis.set;
+    try {
+      const refused = await timed(me);
+      expect(fired).toBe(true);
+      expect(refused.ms).toBeLessThan(FAIL_FAST_MS);
+      expect(refused.answer.status).toBe(503);
+      expect(refused.answer.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await refused.answer.json()).toMatchObject({ error: { code: 1294 } });
+    } finally {
+      redis.set = set;
+      await proxy.restore();
+      await redisReady();
+    }
+    expect((await me()).status).toBe(200);
+    expect(unhandled).toEqual([]);
   });
 
   /** A fresh authorization code of demo-app for the demo user, and its exchange at the token endpoint. */

@@ -1,36 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTHeaderParameters } from 'jose';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { startTestServer, type TestServer } from '../../test/test-server.ts';
-import { TestBrowser } from '../../test/browser.ts';
-import { authorizationRequest, finishSignIn, oidc, relyingParty, startSignIn } from '../../test/relying-party.ts';
+import { boundAccountToken as boundToken, now, proof, type KeyPair } from '../../test/dpop.ts';
+import { oidc, relyingParty } from '../../test/relying-party.ts';
 import { accountSignIn, createAccount, userById } from '../../test/account.ts';
 import { adminCall, adminSignIn, createAdmin } from '../../test/admin.ts';
 import { purgeExpiredPayloads } from '../oidc/adapter.ts';
 import { accessTokenHash, DPOP_PROOF_WINDOW_SECONDS, DPoPProofError, MAX_DPOP_PROOF_LENGTH, verifyDPoPProof } from './dpop-proof.ts';
 import { firstUseOfProof } from './dpop-replay.ts';
-
-interface KeyPair {
-  publicKey: CryptoKey;
-  privateKey: CryptoKey;
-}
-
-/** What a proof says, before it is signed; each test spoils one part of it. */
-interface ProofParts {
-  header?: Record<string, unknown>;
-  claims?: Record<string, unknown>;
-}
-
-const now = () => Math.floor(Date.now() / 1000);
-
-/** The RFC 9449 proof `key` makes for `method` `url` with `token`, with `parts` replacing or dropping (undefined) members. */
-async function proof(key: KeyPair, method: string, url: string, token: string, parts: ProofParts = {}): Promise<string> {
-  const jwk = await exportJWK(key.publicKey);
-  const header = { alg: 'ES256', typ: 'dpop+jwt', jwk, ...parts.header };
-  const claims = { htm: method, htu: url, ath: accessTokenHash(token), iat: now(), jti: randomUUID(), ...parts.claims };
-  return new SignJWT(claims).setProtectedHeader(header as JWTHeaderParameters).sign(key.privateKey);
-}
 
 /** A hand-made compact JWS with any header and payload, signed by nobody. */
 function unsigned(header: unknown, payload: unknown): string {
@@ -47,19 +26,7 @@ describe('DPoP-bound access tokens at the identity API (RFC 9449)', () => {
   let token: string;
   const email = 'dpop@example.com';
 
-  /** The real authorization code + PKCE flow of the account client, with a proof by `signingKey` at the token endpoint. */
-  async function boundAccountToken(signingKey: KeyPair): Promise<string> {
-    const account = await relyingParty(server.url, 'account');
-    const browser = new TestBrowser();
-    const auth = await authorizationRequest(account);
-    const challenge = await startSignIn(browser, server.url, auth);
-    const login = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: email, password: 'Passw0rd!', client_id: 'account' });
-    expect(login.status).toBe(200);
-    const { redirectTo } = (await login.json()) as { redirectTo: string };
-    const tokens = await finishSignIn(browser, server.url, account, auth, redirectTo, { DPoP: oidc.getDPoPHandle(account.config, signingKey) });
-    expect(tokens.token_type.toLowerCase()).toBe('dpop');
-    return tokens.access_token;
-  }
+  const boundAccountToken = (signingKey: KeyPair) => boundToken(server.url, email, signingKey);
 
   /** A call to the API with exactly the given headers. */
   async function send(method: string, path: string, headers: Record<string, string>, body?: unknown) {
