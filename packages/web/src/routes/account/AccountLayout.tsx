@@ -4,6 +4,7 @@ import { Outlet } from 'react-router';
 import { AccountHeader } from './AccountHeader.tsx';
 import { SideMenu } from './SideMenu.tsx';
 import { useProfile } from './use-profile.ts';
+import { useNextTask } from '../../hooks/use-next-task.ts';
 import { changeLanguage, currentLanguage } from '../../i18n/i18n.ts';
 import { asLocale, userChoseLocale } from '../../i18n/language.ts';
 
@@ -24,6 +25,9 @@ function AccountLanguage(): null {
 /** Header on top, side menu on the left, the page on the right. */
 export function AccountLayout() {
   const [navigationOpen, setNavigationOpen] = useState(false);
+  // The page comes a task after the header: the area's first render was one long task on a slow
+  // phone, and the server's shell covers the screen until the page's heading is in place.
+  const pageDrawn = useNextTask();
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <AccountLanguage />
@@ -31,7 +35,7 @@ export function AccountLayout() {
       <Box sx={{ flex: 1, display: 'flex' }}>
         <SideMenu open={navigationOpen} onClose={() => setNavigationOpen(false)} />
         <Box component="main" sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3 }, py: { xs: 3, sm: 4 } }}>
-          <Outlet />
+          {pageDrawn && <Outlet />}
         </Box>
       </Box>
     </Box>
