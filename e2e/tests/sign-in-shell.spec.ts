@@ -140,34 +140,3 @@ for (const width of [375, 1280]) {
     await context.close();
   });
 }
-
-/** When the page first painted, and when it asked for its first script (both from the start of its load). */
-async function paintAndFirstScript(page: Page) {
-  return page.evaluate(() => ({
-    paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
-    script: Math.min(...performance.getEntriesByType('resource').filter((entry) => /\/assets\/.*\.js$/.test(entry.name)).map((entry) => entry.startTime)),
-  }));
-}
-
-test('a page with a shell paints it before it asks for any script, and then runs its screen', async ({ page }) => {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
-  await page.goto(await signInAddress(page, DEMO_APP, '/login'));
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  const login = await paintAndFirstScript(page);
-  expect(login.paint).not.toBeNull();
-  expect(login.script).toBeGreaterThanOrEqual(login.paint!);
-
-  const account = newAccount(uniqueEmail('loader'), 'Trần Thu Hà');
-  await createActiveAccount(page.request, account);
-  await signInToAccountArea(page, account);
-  await page.goto('/user/profile');
-  await expect(page.getByRole('heading', { level: 1, name: tr('vi', 'account.profile.heading') })).toBeVisible();
-  const profile = await paintAndFirstScript(page);
-  expect(profile.paint).not.toBeNull();
-  expect(profile.script).toBeGreaterThanOrEqual(profile.paint!);
-  // The loader is the one inline script the policy lets run; nothing else was refused either.
-  expect(violations).toEqual([]);
-});

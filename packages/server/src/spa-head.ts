@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RuntimeConfig } from '@passgate/contract';
 import { isWellFormed } from './lib/unicode.ts';
-import { scriptLoaderTag } from './script-loader.ts';
 
 /** The element the SPA reads its runtime configuration from (packages/web/src/lib/runtime-config.ts). */
 export const CONFIG_ELEMENT_ID = 'passgate-config';
@@ -12,8 +11,6 @@ export const LOGIN_REQUEST_ELEMENT_ID = 'passgate-login-request';
 export interface PageData {
   /** Pictures the page will paint first (a client's logo), fetched beside the scripts, before them. */
   images?: readonly string[];
-  /** The page paints a shell from its HTML: its scripts come after that paint (script-loader.ts). */
-  scriptsAfterPaint?: boolean;
   /** The sign-in request a /login or /register page shows, as GET /api/v1/requests/login answers it. */
   loginRequest?: unknown;
   /** The language the client's screen switches to once it knows the client, when not the start one. */
@@ -44,12 +41,7 @@ export class SpaHead {
     return new SpaHead(JSON.parse(text) as Manifest);
   }
 
-  /** Whether pages can load their scripts through the loader: only with the build's manifest, which names the entry. */
-  get knowsEntry(): boolean {
-    return this.manifest['index.html'] !== undefined;
-  }
-
-  render(path: string, locale: string, config: RuntimeConfig, { images = [], loginRequest, clientLocale, scriptsAfterPaint = false }: PageData = {}): string {
+  render(path: string, locale: string, config: RuntimeConfig, { images = [], loginRequest, clientLocale }: PageData = {}): string {
     const files = new Set<string>();
     const collect = (key: string) => {
       const chunk = this.manifest[key];
@@ -57,12 +49,11 @@ export class SpaHead {
       files.add(chunk.file);
       chunk.imports?.forEach(collect);
     };
-    const entry = this.manifest['index.html']?.file;
+    const entry = Object.keys(this.manifest).find((key) => key === 'index.html');
     chunksOfPage(path, locale).forEach(collect);
     if (clientLocale && clientLocale !== locale) collect(`src/i18n/${clientLocale}.json`);
-    if (entry) files.delete(entry);
-    const chunks = [...files].filter((file) => file.endsWith('.js')).map((file) => `/${file}`);
-    const preloads = entry && scriptsAfterPaint ? [scriptLoaderTag(`/${entry}`, chunks)] : chunks.map((href) => `<link rel="modulepreload" href="${escapeAttribute(href)}">`);
+    if (entry) files.delete(this.manifest[entry]!.file);
+    const preloads = [...files].filter((file) => file.endsWith('.js')).map((file) => `<link rel="modulepreload" href="/${escapeAttribute(file)}">`);
     // High: an image starts Low until laid out, and over HTTP/1.1 Chromium holds Low requests back
     // while High ones (a screen's dozen chunks) are in flight, so the logo would come after them.
     const pictures = images.filter(isFetchableImage).map((href) => `<link rel="preload" as="image" href="${escapeAttribute(href)}" fetchpriority="high">`);

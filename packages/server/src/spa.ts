@@ -17,7 +17,6 @@ import { isDependencyFailure } from './lib/dependency-errors.ts';
 import { TimedOut, withTimeout } from './lib/with-timeout.ts';
 import { loginRequestForPage } from './features/login-flow/login-request-in-page.ts';
 import { injectHead, SpaHead } from './spa-head.ts';
-import { withoutEntryScript } from './script-loader.ts';
 import { hasSignInShell, injectShell, SHELL_STYLE, signInShell } from './sign-in-shell.ts';
 import { createImageInliner, type ImageInliner } from './inline-images.ts';
 import { encodePage } from './page-encoding.ts';
@@ -90,14 +89,11 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     // Unless the address or the user's own choice names the language, the screen switches to the one the request or the client asks for.
     const clientLocale = queryLocale(request) || chosenLocale(request) ? undefined : (firstSupportedLocale(uiLocales) ?? client?.i18n.defaultLocale);
     const config = runtimeConfigWith(ctx, await accountClient);
-    const shell = shellOfPage(path, locale, loginRequest, inline);
-    const spaHead = await loadHead();
-    // A page with a shell paints it first and asks for its scripts after (script-loader.ts).
-    const scriptsAfterPaint = shell !== null && spaHead.knowsEntry;
-    const head = spaHead.render(path, locale, config, { images, loginRequest, clientLocale, scriptsAfterPaint });
+    const head = (await loadHead()).render(path, locale, config, { images, loginRequest, clientLocale });
     // A page that carries a sign-in request (its login_hint may be an address) is for this browser only.
     const cache = loginRequest ? 'private, no-store' : 'no-cache';
-    const html = withLanguage(scriptsAfterPaint ? withoutEntryScript(indexHtml) : indexHtml, locale);
+    const shell = shellOfPage(path, locale, loginRequest, inline);
+    const html = withLanguage(indexHtml, locale);
     const page = shell ? injectHead(injectShell(html, shell.html), `${head}<style>${shell.style}</style>`) : injectHead(html, head);
     // The language cookie changes the page (its texts, preloads and lang): a cache must not hand one browser's to another.
     return reply.type('text/html; charset=utf-8').header('cache-control', cache).header('vary', 'cookie').send(encodePage(request, reply, page));

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
-import { SCRIPT_LOADER_SOURCE } from '../script-loader.ts';
 
 type Directives = Record<string, string[]>;
 
@@ -31,8 +30,7 @@ export function cspDirectives(https: boolean, thirdParties: readonly ThirdParty[
   return {
     'default-src': ["'self'"],
     'base-uri': ["'self'"],
-    // The one inline script: the loader of a page's scripts (script-loader.ts), by its hash.
-    'script-src': ["'self'", SCRIPT_LOADER_SOURCE, ...extra('script')],
+    'script-src': ["'self'", ...extra('script')],
     // MUI (emotion) injects its styles at run time.
     'style-src': ["'self'", "'unsafe-inline'", ...extra('style')],
     // Client logos, icons and background images are hosted by the partners.
