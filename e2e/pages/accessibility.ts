@@ -110,6 +110,11 @@ export async function chooseLanguage(page: Page, locale: Locale): Promise<void> 
  * measure yet). One that never ends, as a spinner's, is the screen as it stays.
  */
 export async function settle(page: Page): Promise<void> {
+  // A resize is answered in the next frames (ResizeObserver callbacks, then React's commit of what
+  // they measured, as a scroll area turning into a focusable region): let two frames and a task pass.
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))),
+  );
   await page.waitForFunction(() =>
     document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity),
   );
