@@ -62,3 +62,54 @@ describe.each([
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });
+
+/**
+ * An IPv6 client picks any address of its /64 (every subscriber and cloud machine gets one), and
+ * an IPv4 address may reach us written as IPv6: neither may buy a new per-IP budget. The test
+ * plays a trusted proxy that reports each request from another address of one network.
+ */
+describe('per-IP budgets count an IPv6 client by its /64 and an IPv4 client however it is written', () => {
+  let server: TestServer;
+  const hex = () => randomInt(1, 0xffff).toString(16);
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { LOGIN_RATE_LIMIT_PER_IP: '3', CODE_SENDS_PER_IP_PER_HOUR: '3', TRUST_PROXY: '1' } });
+  });
+  afterAll(() => server?.close());
+
+  it.each([
+    { network: '2001:db8:7:1::/64', address: () => `2001:db8:7:1:${hex()}:${hex()}:${hex()}:${hex()}` },
+    { network: '203.0.113.9', address: () => (randomInt(2) ? '203.0.113.9' : '::ffff:203.0.113.9') },
+  ])('refuses the fourth wrong password from $network, and counts no more failures', async ({ address }) => {
+    const browser = new TestBrowser();
+    const challenge = await startSignIn(browser, server.url, await authorizationRequest(await relyingParty(server.url, 'demo-app', 'demo-secret')));
+    const failuresBefore = await server.ctx.db.selectFrom('audit_events').select('id').where('type', '=', 'login.failure').execute();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const response = await browser.fetch(`${server.url}/api/v1/users/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
+        body: JSON.stringify({ challenge, username: `spray-${i}-${randomInt(1e9)}@example.com`, password: 'Passw0rd!' }),
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const failuresAfter = await server.ctx.db.selectFrom('audit_events').select('id').where('type', '=', 'login.failure').execute();
+    expect(failuresAfter.length - failuresBefore.length).toBe(3);
+  });
+
+  it('refuses the fourth code sent from one IPv6 network, and stores no fourth code', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const response = await fetch(`${server.url}/api/v1/password/recover`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `2001:db8:9:2:${hex()}::${hex()}` },
+        body: JSON.stringify({ client_id: 'demo-app', username: `pump-${i}@example.com` }),
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const stored = await server.ctx.db.selectFrom('one_time_codes').select('destination').where('purpose', '=', 'recovery').where('destination', 'like', 'pump-%').execute();
+    expect(stored.map((row) => row.destination).sort()).toEqual(['pump-0@example.com', 'pump-1@example.com', 'pump-2@example.com']);
+  });
+});

@@ -101,7 +101,7 @@ export function isInternalAddress(address: string): boolean {
 }
 
 /** The IPv4 address inside an IPv4-mapped or NAT64 (64:ff9b::/96) IPv6 address, else null. */
-function embeddedIpv4(ipv6: string): string | null {
+export function embeddedIpv4(ipv6: string): string | null {
   const groups = ipv6Groups(ipv6);
   const prefix = groups.slice(0, 6).join(':');
   if (prefix !== '0:0:0:0:0:65535' && prefix !== '100:65435:0:0:0:0') return null;
@@ -110,7 +110,7 @@ function embeddedIpv4(ipv6: string): string | null {
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (isIPv6), a dotted IPv4 tail included. */
-function ipv6Groups(ipv6: string): number[] {
+export function ipv6Groups(ipv6: string): number[] {
   let text = ipv6.toLowerCase();
   const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (dotted) {

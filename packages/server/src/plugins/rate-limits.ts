@@ -1,8 +1,10 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ErrorCode, errorMessages } from '@passgate/contract';
 import type { Config } from '../config.ts';
 import type { ServerKeys } from '../lib/server-keys.ts';
+import { embeddedIpv4, ipv6Groups } from '../lib/public-fetch.ts';
 import { ApiError } from './errors.ts';
 
 /**
@@ -51,13 +53,44 @@ function limiter(redis: Redis | undefined, keyPrefix: string, points: number, du
   });
 }
 
+/**
+ * What a per-IP budget counts by: an IPv4 address as it is (also when written as IPv6, ::ffff:a.b.c.d),
+ * an IPv6 address by its /64 network. One subscriber, one cloud machine, gets at least a /64 and
+ * may pick any address in it for each request, so counting whole IPv6 addresses would give them
+ * 2^64 budgets. Keys that are not addresses (an account's, `account:…`) are kept as they are.
+ */
+export function addressBudgetKey(key: string): string {
+  const bare = key.replace(/%.*$/, '');
+  if (isIPv4(bare) || !isIPv6(bare)) return key;
+  const embedded = embeddedIpv4(bare);
+  if (embedded !== null) return embedded;
+  return `${ipv6Groups(bare).slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+}
+
+/** The methods of a limiter that take the key first. */
+const KEYED_METHODS = new Set(['consume', 'penalty', 'reward', 'block', 'get', 'set', 'delete']);
+
+/**
+ * A limiter whose keys are client addresses: every call counts by `addressBudgetKey`, whichever
+ * route makes it, so no route can forget to group an IPv6 network.
+ */
+function perAddress(inner: RateLimiterAbstract): RateLimiterAbstract {
+  return new Proxy(inner, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property !== 'string' || !KEYED_METHODS.has(property) || typeof value !== 'function') return value;
+      return (key: string | number, ...rest: unknown[]) => (value as (...args: unknown[]) => unknown).call(target, addressBudgetKey(String(key)), ...rest);
+    },
+  });
+}
+
 export function createRateLimits(config: Config, redis: Redis | undefined): RateLimits {
   return {
-    loginPerIp: limiter(redis, 'login-ip', config.rateLimit.loginPerIp, 60),
+    loginPerIp: perAddress(limiter(redis, 'login-ip', config.rateLimit.loginPerIp, 60)),
     loginPerAccount: limiter(redis, 'login-account', config.rateLimit.lockoutAfterFailures * 4, 15 * 60),
     codeResend: limiter(redis, 'code-resend', 1, RESEND_COOLDOWN_SECONDS),
-    codeSendPerIp: limiter(redis, 'code-send-ip', config.rateLimit.codeSendsPerIpPerHour, 3600),
-    codeCheckPerIp: limiter(redis, 'code-check-ip', config.rateLimit.codeChecksPerIpPer15Min, 15 * 60),
+    codeSendPerIp: perAddress(limiter(redis, 'code-send-ip', config.rateLimit.codeSendsPerIpPerHour, 3600)),
+    codeCheckPerIp: perAddress(limiter(redis, 'code-check-ip', config.rateLimit.codeChecksPerIpPer15Min, 15 * 60)),
     codeCheckPerAccount: limiter(redis, 'code-check-account', CODE_CHECKS_PER_ACCOUNT_PER_15_MIN, 15 * 60),
   };
 }
