@@ -119,13 +119,14 @@ for (const locale of LOCALES) {
     await startDemoSignIn(page, PARTNER_SHOP, locale);
     await checkScreen(page, 'login-partner-shop', locale);
 
-    // A relying party that names the account: pre-filled, editable, and 'Not you?' gives the field back.
+    // A relying party that names the account: pre-filled and disabled, and 'Not you?' gives the field back.
     await page.goto(authorizationUrlWithHint(baseURL!, DEMO_USER.email));
     await expect(login.username).toHaveValue(DEMO_USER.email);
-    await expect(login.username).toBeEditable();
+    await expect(login.username).toBeDisabled();
     await checkScreen(page, 'login-hint', locale);
     await page.getByRole('button', { name: tr(locale, 'login.notYou'), exact: true }).click();
     await expect(login.username).toHaveValue('');
+    await expect(login.username).toBeEditable();
     await expect(login.username).toBeFocused();
 
     // Log out from the relying party: the confirmation screen.

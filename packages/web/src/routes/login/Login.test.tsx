@@ -91,13 +91,13 @@ describe('Login screen', () => {
     expect(field).toHaveAttribute('type', 'tel');
   });
 
-  it('prefills the username with the login_hint, editable, and signs in as it', async () => {
+  it('prefills the username with the login_hint, the field disabled, and signs in as it', async () => {
     const requests = serve(loginRequest({ oidcContext: { loginHint: 'demo@example.com' } }), json(200, { redirectTo: 'http://localhost:3000/oidc/resume' }));
     vi.spyOn(browser, 'assign').mockImplementation(() => {});
     await renderApp(`/login?challenge=${CHALLENGE}`);
     const username = await screen.findByLabelText(/Email hoặc số điện thoại/);
     expect(username).toHaveValue('demo@example.com');
-    expect(username).toBeEnabled();
+    expect(username).toBeDisabled();
     expect(screen.getByLabelText(/^Mật khẩu/)).toHaveFocus();
     await fillAndSubmit(null, 'Passw0rd!');
     await waitFor(() => expect(requests.some((r) => r.method === 'POST')).toBe(true));
@@ -110,9 +110,11 @@ describe('Login screen', () => {
     await renderApp(`/login?challenge=${CHALLENGE}`);
     const username = await screen.findByLabelText(/Email hoặc số điện thoại/);
     const user = userEvent.setup();
+    expect(username).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Không phải bạn?' }));
     expect(username).toHaveValue('');
-    expect(username).toHaveFocus();
+    expect(username).toBeEnabled();
+    await waitFor(() => expect(username).toHaveFocus());
     expect(screen.queryByRole('button', { name: 'Không phải bạn?' })).toBeNull();
     await fillAndSubmit('other@example.com', 'Passw0rd!');
     await waitFor(() => expect(requests.some((r) => r.method === 'POST')).toBe(true));

@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { useFocusAfterRender } from '../flow/use-focus-after-render.ts';
 import Box from '@mui/material/Box';
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { useTranslation } from 'react-i18next';
@@ -40,6 +41,11 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
   const arrivedAs = (useLocation().state as Partial<UsernameState> | null)?.username;
   const prefilled = loginHint ?? (typeof arrivedAs === 'string' ? arrivedAs : undefined);
   const [username, setUsername] = useState(prefilled ?? '');
+  // SPEC: a login_hint fills the username and disables the field; 'Not you?' gives it back to whoever
+  // is at the keyboard, as the relying party's guess may be wrong.
+  const [hintSetAside, setHintSetAside] = useState(false);
+  const hintHeld = loginHint !== undefined && !hintSetAside;
+  const focusAfterRender = useFocusAfterRender();
   const [password, setPassword] = useState('');
   const [problems, setProblems] = useState<{ username?: FieldProblem; password?: FieldProblem }>({});
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -155,20 +161,21 @@ export function PasswordLoginForm({ info, options, forgotPasswordHref, onSubmitt
         value={username}
         onChange={(event) => setUsername(event.target.value)}
         inputRef={usernameRef}
+        disabled={hintHeld}
         type={phoneOnly ? 'tel' : emailOnly ? 'email' : 'text'}
         // 'username webauthn' while the browser offers this site's passkeys in the field's autofill.
         autoComplete={passkeys.autoComplete}
         autoFocus={!prefilled}
         required
         labelAdornment={
-          loginHint && username === loginHint ? (
-            // The relying party guessed the account; whoever is at the keyboard may be someone else.
+          hintHeld ? (
             <ActionButton
               size="small"
               onClick={() => {
+                setHintSetAside(true);
                 setUsername('');
                 setProblems((found) => ({ ...found, username: undefined }));
-                usernameRef.current?.focus();
+                focusAfterRender(usernameRef);
               }}
               sx={{ ml: 'auto', minHeight: 24, py: 0, flexShrink: 0, whiteSpace: 'nowrap' }}
             >
