@@ -12,7 +12,7 @@ import { registerBrowserBinding } from './plugins/browser-binding.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { answerUnmatchedProviderRequests, asPublicRequest } from './oidc/public-request.ts';
 import { answerFailuresPastTheProvider, logProviderServerErrors } from './oidc/provider-dependency-errors.ts';
-import { discoveryAliasRoutes } from './oidc/discovery-aliases.routes.ts';
+import { discoveryAliasRoutes, issuerMetadataInPlace, ISSUER_METADATA_PATHS } from './oidc/discovery-aliases.routes.ts';
 import { registerRequestIdHeader, requestIdOptions } from './plugins/request-id.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
@@ -126,7 +126,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   logProviderServerErrors(ctx.provider, app.log);
   answerFailuresPastTheProvider(ctx.provider, app.log);
   registerNewBrowserNotices(ctx);
-  app.use('/oidc', asPublicRequest(config.publicUrl, ctx.provider.callback()));
+  const provider = asPublicRequest(config.publicUrl, ctx.provider.callback());
+  for (const [path, document] of ISSUER_METADATA_PATHS) app.use(path, issuerMetadataInPlace(document, provider));
+  app.use('/oidc', provider);
 
   await registerSpa(app, ctx);
   return app;
