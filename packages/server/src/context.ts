@@ -5,6 +5,7 @@ import type { Db } from './db/database.ts';
 import { openDatabase } from './db/startup.ts';
 import { createAdapterFactory, createOidcStore, type OidcStore } from './oidc/adapter.ts';
 import { clientMetadata, createProvider } from './oidc/provider.ts';
+import { rollBackFailedRotations } from './oidc/rotation-rollback.ts';
 import { loadServerSecrets } from './oidc/server-secrets.ts';
 import { createLogoutRequests, type LogoutRequests } from './oidc/logout-requests.ts';
 import { createServerKeys, type ServerKeys } from './lib/server-keys.ts';
@@ -104,6 +105,7 @@ export async function createAppContext(config: Config, options: { logStream?: De
       return check.matches;
     },
   });
+  rollBackFailedRotations({ provider, db, log });
   // The Security page's session list: sign-ins and refreshes as the provider completes them.
   watchSessionActivity({ db, provider, log, tenantOf: async (id) => (await users.findAccountById(id))?.tenant_id, sessionTtlSeconds: config.ttl.session });
 

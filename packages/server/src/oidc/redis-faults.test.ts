@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '../../test/test-server.ts';
 import { TestBrowser } from '../../test/browser.ts';
 import { authorizationRequest, oidc, relyingParty, signIn, startSignIn, type RelyingParty } from '../../test/relying-party.ts';
 import { accountSignIn, call } from '../../test/account.ts';
+import { createClient } from '../../test/visitor.ts';
 import { generateKeyPair } from 'jose';
 import { boundAccountToken, proof } from '../../test/dpop.ts';
 import { maskRedisUrl, reconnectDelay } from '../lib/redis.ts';
@@ -376,6 +377,40 @@ describe.skipIf(!REDIS_URL)('Passgate with Redis that is flushed, cut or silent'
     const retried = await exchange();
     expect(retried.status).toBe(400);
     expect(((await retried.json()) as { error: string }).error).toBe('invalid_grant');
+    expect(unhandled).toEqual([]);
+  });
+
+  it("loses Redis after a rotating refresh token is marked used, before the new access token is stored: 503 fast, and the same refresh token works once when Redis is back", async () => {
+    // A public client's refresh token rotates at every use: the provider marks it used and saves its
+    // successor in the database before it stores the access token in Redis. The client never got
+    // the successor, so it retries with the token it holds; refused as a reuse, the grant would be
+    // revoked and the person signed out of the application by a Redis blip.
+    await createClient(server.ctx, server.url, { id: 'rotating-app', tenantId: 'demo' });
+    const rp = await relyingParty(server.url, 'rotating-app');
+    const { tokens } = await signIn(server.url, rp, 'demo@example.com', 'Passw0rd!', new TestBrowser(), { scope: 'openid offline_access' });
+    const refreshToken = tokens.refresh_token!;
+    const refresh = () =>
+      fetch(`${server.url}/oidc/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'rotating-app' }),
+      });
+    const refused = await exchangeLosingRedisBefore(refresh, 'AccessToken', 'upsert');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    const retried = await refresh();
+    expect(retried.status).toBe(200);
+    const fresh = (await retried.json()) as { access_token: string; refresh_token: string };
+    expect(fresh.refresh_token).not.toBe(refreshToken);
+    const userinfo = await fetch(`${server.url}/oidc/me`, { headers: { authorization: `Bearer ${fresh.access_token}` } });
+    expect(userinfo.status).toBe(200);
+    // It rotated once: the token the client held is spent now, its successor goes on.
+    const again = await fetch(`${server.url}/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: fresh.refresh_token, client_id: 'rotating-app' }),
+    });
+    expect(again.status).toBe(200);
     expect(unhandled).toEqual([]);
   });
 
