@@ -141,4 +141,48 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
       await schema.drop();
     }
   }, 60_000);
+  it('answers 503 with Retry-After, not 500, while the database refuses writes (a standby after a failover), and recovers', async () => {
+    // A role of this test's own whose sessions turn read-only, as the address pointing at a hot
+    // standby after a failover: reads work, every write fails with SQLSTATE 25006.
+    const role = `passgate_ro_${process.pid}_${Date.now()}`;
+    const pg = await import('pg');
+    const admin = new pg.default.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`CREATE ROLE ${role} LOGIN SUPERUSER`);
+    const schema = await freshPostgresSchema(postgresUrl!);
+    const url = new URL(schema.url);
+    url.username = role;
+    url.password = '';
+    const server = await startTestServer({ databaseUrl: url.toString(), captureLogs: true });
+    const reconnectAll = () => admin.query('select pg_terminate_backend(pid) from pg_stat_activity where usename = $1', [role]);
+    const register = (username: string) =>
+      answerOf(server, '/api/v1/users/register', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: 'demo-app', username, password: 'Lantern-42', name: 'Lan' }),
+      });
+    try {
+      expect((await getPolicy(server)).status).toBe(200);
+      await admin.query(`ALTER ROLE ${role} SET default_transaction_read_only = on`);
+      await reconnectAll();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      expect((await getPolicy(server)).status).toBe(200);
+      expect(await register('standby@example.com')).toMatchObject({ status: 503, code: 1294, retryAfter: '5' });
+      const lines = server.logs.flatMap((chunk) => chunk.split('\n')).filter(Boolean);
+      expect(lines.filter((line) => line.includes('read-only transaction') && line.includes('"stack"'))).toEqual([]);
+
+      await admin.query(`ALTER ROLE ${role} RESET default_transaction_read_only`);
+      await reconnectAll();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await register('standby@example.com')).toMatchObject({ status: 200 });
+      expect(unhandled).toEqual([]);
+    } finally {
+      await server.close();
+      await schema.drop();
+      await admin.query(`DROP OWNED BY ${role}`).catch(() => undefined);
+      await admin.query(`DROP ROLE IF EXISTS ${role}`);
+      await admin.end();
+    }
+  }, 60_000);
 });

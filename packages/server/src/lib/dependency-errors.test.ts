@@ -28,6 +28,9 @@ describe('isDependencyFailure', () => {
     ['PostgreSQL: starting up', withProps('the database system is starting up', { code: '57P03' })],
     ['PostgreSQL: connection failure', withProps('connection failure', { code: '08006' })],
     ['PostgreSQL: too many connections', withProps('sorry, too many clients already', { code: '53300' })],
+    ['PostgreSQL: a read-only session (a standby after a failover)', withProps('cannot execute INSERT in a read-only transaction', { code: '25006' })],
+    ['PostgreSQL: disk full', withProps('could not extend file "base/16384/16385": No space left on device', { code: '53100' })],
+    ['PostgreSQL: out of memory', withProps('out of memory', { code: '53200' })],
     // better-sqlite3
     ['SQLite: busy', withProps('database is locked', { code: 'SQLITE_BUSY' })],
     ['SQLite: read-only', withProps('attempt to write a readonly database', { code: 'SQLITE_READONLY' })],
@@ -42,6 +45,8 @@ describe('isDependencyFailure', () => {
     ['ioredis: refused', withProps('connect ECONNREFUSED 127.0.0.1:6379', { code: 'ECONNREFUSED' })],
     ['Redis: loading after a restart', withProps('LOADING Redis is loading the dataset in memory', { name: 'ReplyError' })],
     ['Redis: a replica during failover', withProps("READONLY You can't write against a read only replica.", { name: 'ReplyError' })],
+    ['Redis: maxmemory reached', withProps("OOM command not allowed when used memory > 'maxmemory'.", { name: 'ReplyError' })],
+    ['Redis: snapshots failing (disk full)', withProps('MISCONF Redis is configured to save RDB snapshots, but it is currently not able to persist on disk.', { name: 'ReplyError' })],
     ['wrapped in a cause', new Error('storing the session failed', { cause: new Error('Connection is closed.') })],
   ])('%s is a dependency failure', (_name, error) => {
     expect(isDependencyFailure(error)).toBe(true);

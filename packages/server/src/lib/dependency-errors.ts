@@ -14,10 +14,13 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
 /**
  * PostgreSQL SQLSTATEs that say the server (not the query) failed: 57014 statement timeout (our
  * statement_timeout fired), 57P01-57P03 shut down or not yet accepting connections (restart,
- * failover), 53300 too many connections, 55P03 lock not available (lock_timeout), 40001/40P01
- * are left out: they are the query's and the caller retries them.
+ * failover), 55P03 lock not available (lock_timeout), 25006 a write in a read-only session (a hot
+ * standby the address points at after a failover, or default_transaction_read_only: what
+ * SQLITE_READONLY is on SQLite), and class 53 below (insufficient resources: disk full, out of
+ * memory, too many connections). 40001/40P01 are left out: they are the query's and the caller
+ * retries them.
  */
-const POSTGRES_STATES = new Set(['57014', '57P01', '57P02', '57P03', '57P04', '53300', '53000', '55P03']);
+const POSTGRES_STATES = new Set(['57014', '57P01', '57P02', '57P03', '57P04', '55P03', '25006']);
 
 /** SQLite result codes (primary part: SQLITE_IOERR_WRITE is an SQLITE_IOERR) of a file that cannot serve now. */
 const SQLITE_PRIMARY = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_READONLY', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_CANTOPEN']);
@@ -40,8 +43,9 @@ const MESSAGES = [
   /^connect ETIMEDOUT$/,
   /^None of startup nodes is available$/,
   /^Cluster (is disconnected|isn't ready)/,
-  // Redis replies while it cannot serve: loading after a restart, a replica during failover.
-  /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY) /,
+  // Redis replies while it cannot serve: loading after a restart, a replica during failover, its
+  // maxmemory reached (noeviction), its snapshots failing to be written (a full disk: MISCONF).
+  /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY|OOM|MISCONF|NOREPLICAS) /,
 ];
 
 const ERROR_NAMES = new Set(['MaxRetriesPerRequestError']);
@@ -59,8 +63,9 @@ function matchesItself(error: ErrorLike): boolean {
   const code = typeof error.code === 'string' ? error.code : undefined;
   if (code) {
     if (SOCKET_CODES.has(code)) return true;
-    // Class 08: connection exception, whatever the detail.
-    if (/^[0-9A-Z]{5}$/.test(code) && (code.startsWith('08') || POSTGRES_STATES.has(code))) return true;
+    // Class 08: connection exception; class 53: insufficient resources (53100 disk full, 53200
+    // out of memory, 53300 too many connections), whatever the detail.
+    if (/^[0-9A-Z]{5}$/.test(code) && (code.startsWith('08') || code.startsWith('53') || POSTGRES_STATES.has(code))) return true;
     if (code.startsWith('SQLITE_') && SQLITE_PRIMARY.has(code.split('_').slice(0, 2).join('_'))) return true;
   }
   return typeof error.message === 'string' && MESSAGES.some((pattern) => pattern.test(error.message as string));
