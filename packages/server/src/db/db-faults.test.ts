@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminSignIn, createAdmin } from '../../test/admin.ts';
 import { freshPostgresSchema, startTestServer, type TestServer } from '../../test/test-server.ts';
 import { startTcpProxy } from '../../test/tcp-proxy.ts';
+import { lastCode } from '../../test/visitor.ts';
 
 const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 
@@ -183,6 +184,49 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
       await admin.query(`DROP OWNED BY ${role}`).catch(() => undefined);
       await admin.query(`DROP ROLE IF EXISTS ${role}`);
       await admin.end();
+    }
+  }, 60_000);
+  it('lets a visitor ask again at once when the database fails after the code went out (the code sent was never stored)', async () => {
+    const schema = await freshPostgresSchema(postgresUrl!);
+    const target = new URL(postgresUrl!);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const viaProxy = new URL(schema.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const server = await startTestServer({ databaseUrl: viaProxy.toString(), env: { DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '1500' } });
+    const register = () =>
+      answerOf(server, '/api/v1/users/register', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: 'demo-app', username: 'cut-after-send@example.com', password: 'Lantern-42', name: 'Lan' }),
+      });
+    const mail = server.ctx.messaging.mail;
+    const send = mail.send.bind(mail);
+    try {
+      // The message is handed over, then the database goes before the account and its code are saved.
+      mail.send = async (message) => {
+        await send(message);
+        proxy.cut();
+      };
+      expect(await register()).toMatchObject({ status: 503, code: 1294, retryAfter: '5' });
+      mail.send = send;
+      proxy.restore();
+
+      // Told to try again, the visitor is not held off for a minute by the send that did not count.
+      expect(await register()).toMatchObject({ status: 200 });
+      const code = await lastCode(server.ctx, 'cut-after-send@example.com');
+      const confirmed = await answerOf(server, '/api/v1/users/confirm', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: 'demo-app', username: 'cut-after-send@example.com', code }),
+      });
+      expect(confirmed.status).toBe(200);
+      expect(unhandled).toEqual([]);
+    } finally {
+      mail.send = send;
+      await server.close();
+      await proxy.close();
+      await schema.drop();
     }
   }, 60_000);
 });

@@ -130,11 +130,20 @@ export function createCodeService({ db, keys, rateLimits, ttlMs = CODE_TTL_MS }:
       await releaseSend(target);
       throw error;
     }
-    if (!saveWith) return store(target, code);
-    await inTransaction(db, async (trx) => {
-      await saveWith(trx);
-      await store(target, code, trx);
-    });
+    try {
+      if (!saveWith) await store(target, code);
+      else {
+        await inTransaction(db, async (trx) => {
+          await saveWith(trx);
+          await store(target, code, trx);
+        });
+      }
+    } catch (error) {
+      // The message went out, but its code was never stored (the database failed meanwhile) and
+      // does not work: the cooldown must not keep the visitor, told to try again, from a code that does.
+      await releaseSend(target);
+      throw error;
+    }
   }
 
   return {
