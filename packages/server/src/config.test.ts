@@ -99,6 +99,15 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ SMTP_URL: 'smtps://mailer:pa%2Fss%23word@smtp.example.com:465' }).smtpUrl).toBe('smtps://mailer:pa%2Fss%23word@smtp.example.com:465');
   });
 
+  it('refuses a MAIL_FROM that is not one address, which mail servers would refuse or file as spam', () => {
+    for (const value of ['notanaddress', 'Passgate <no-reply@example.com', 'Passgate', 'a@example.com, b@example.com', '']) {
+      expect(() => loadConfig({ MAIL_FROM: value }), value).toThrow(/^Invalid configuration:\n {2}MAIL_FROM: must be an e-mail address/);
+    }
+    for (const value of ['no-reply@example.com', 'Passgate <no-reply@example.com>', '"Passgate, Inc." <no-reply@example.com>', 'Đăng nhập <no-reply@example.vn>']) {
+      expect(loadConfig({ MAIL_FROM: value }).mailFrom, value).toBe(value);
+    }
+  });
+
   it('names the variable whose value is bad', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must start with sqlite: or postgres/);

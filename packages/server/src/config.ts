@@ -77,7 +77,11 @@ const envSchema = z.object({
   /** Which proxies' X-Forwarded-* headers to believe: false, a hop count or addresses (see trustedProxies). */
   TRUST_PROXY: z.string().optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').refine(...VALID_URL).optional(),
-  MAIL_FROM: z.string().min(3).default('Passgate <no-reply@localhost>'),
+  /** The sender of every e-mail: an address, alone or after a display name in angle brackets. */
+  MAIL_FROM: z
+    .string()
+    .regex(/^\s*(?:[^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s,]+@[^<>@\s,]+)\s*$/, "must be an e-mail address, alone or as 'Name <address>'")
+    .default('Passgate <no-reply@localhost>'),
   /** Where SMS go: outbox (development only), twilio or esms (eSMS.vn). */
   SMS_PROVIDER: z.enum(['outbox', 'twilio', 'esms']).optional(),
   TWILIO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
