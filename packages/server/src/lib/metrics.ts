@@ -12,8 +12,8 @@ export interface MetricsSources {
   clientsRemembered?: () => boolean;
 }
 
-/** A scrape must answer even when the database does not: its probe gives up after this. */
-const DATABASE_PROBE_TIMEOUT_MS = 1000;
+/** A scrape must answer even when the database or Redis does not: their probes give up after this. */
+const DEPENDENCY_PROBE_TIMEOUT_MS = 1000;
 
 /**
  * The Prometheus series of one app context, in a registry of its own: prom-client's global
@@ -115,12 +115,15 @@ export function createMetrics(sources: MetricsSources): Metrics {
     }),
     dependencyUp: new Gauge({
       name: 'passgate_dependency_up',
-      help: 'Whether a dependency answers (1) or not (0): database (select 1 at scrape time), redis (client ready)',
+      help: 'Whether a dependency answers (1) or not (0) within 1 s at scrape time: database (select 1), redis (PING)',
       labelNames: ['dependency'],
       registers,
       async collect() {
-        this.set({ dependency: 'database' }, (await probeDatabase()) ? 1 : 0);
-        if (sources.redis) this.set({ dependency: 'redis' }, sources.redis.status === 'ready' ? 1 : 0);
+        const redis = sources.redis;
+        // A silent Redis keeps its connection, and the client calls itself ready: only an answer counts.
+        const [database, redisUp] = await Promise.all([probeDatabase(), redis && redis.status === 'ready' ? answersWithin(redis.ping()) : false]);
+        this.set({ dependency: 'database' }, database ? 1 : 0);
+        if (redis) this.set({ dependency: 'redis' }, redisUp ? 1 : 0);
       },
     }),
     clientsRemembered: new Gauge({
@@ -134,13 +137,18 @@ export function createMetrics(sources: MetricsSources): Metrics {
   };
 }
 
-/** `select 1` within DATABASE_PROBE_TIMEOUT_MS. */
-async function probe(db: Db): Promise<boolean> {
+/** `select 1` within DEPENDENCY_PROBE_TIMEOUT_MS. */
+function probe(db: Db): Promise<boolean> {
+  return answersWithin(sql`select 1`.execute(db));
+}
+
+/** Whether `request` succeeds within DEPENDENCY_PROBE_TIMEOUT_MS. */
+async function answersWithin(request: Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), DATABASE_PROBE_TIMEOUT_MS);
+    timer = setTimeout(() => resolve(false), DEPENDENCY_PROBE_TIMEOUT_MS);
   });
-  const answered = sql`select 1`.execute(db).then(
+  const answered = request.then(
     () => true,
     () => false,
   );

@@ -7,6 +7,7 @@ import { postJson } from '../../test/visitor.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { createMetrics } from '../lib/metrics.ts';
 import { startMetricsServer, type MetricsServer } from './metrics.ts';
+import { startTcpProxy } from '../../test/tcp-proxy.ts';
 
 /** One sample of the exposition text: `name{labels} value`, with every label given matching. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -172,4 +173,39 @@ describe('metrics configuration', () => {
     expect(first.registry).not.toBe(second.registry);
     expect(second.registry.getSingleMetric('passgate_sign_ins_total')).toBeDefined();
   });
+});
+
+describe.runIf(process.env.REDIS_URL)('passgate_dependency_up while Redis hangs', () => {
+  it('says redis 0 while Redis keeps the connection and never answers, and 1 once it answers again, within a scrape of about a second', async () => {
+    const target = new URL(process.env.REDIS_URL!);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+    const server = await startTestServer({
+      seed: false,
+      env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}${target.pathname}`, REDIS_COMMAND_TIMEOUT_MS: '3000' },
+    });
+    const metricsServer = (await startMetricsServer(server.ctx.metrics.registry, { metricsPort: 0, metricsHost: '127.0.0.1' }, server.ctx.log))!;
+    const redisUp = async () => {
+      const started = Date.now();
+      const text = await (await fetch(`${metricsServer.url}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+      return { up: sample(text, 'passgate_dependency_up', { dependency: 'redis' }), ms: Date.now() - started };
+    };
+    try {
+      expect((await redisUp()).up).toBe(1);
+      // The connection stays open (the client still calls itself ready), nothing comes back: the
+      // outage every request meets as a 503 and the readiness probe as 'timeout'.
+      proxy.silence();
+      expect(server.ctx.redis!.status).toBe('ready');
+      const during = await redisUp();
+      expect(during.up).toBe(0);
+      expect(during.ms).toBeLessThan(2500);
+      proxy.restore();
+      const until = Date.now() + 10_000;
+      while ((await redisUp()).up !== 1 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await redisUp()).up).toBe(1);
+    } finally {
+      await metricsServer.close();
+      await server.close();
+      await proxy.close();
+    }
+  }, 30_000);
 });
