@@ -67,13 +67,24 @@ export async function createRedisClient(url: string, config: RedisConfig, log: P
  */
 export async function waitForRedis(redis: Redis, url: string, timeoutMs: number, log: Pick<Logger, 'warn'>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const database = redis.options.db ?? 0;
   let warned = false;
   for (;;) {
     try {
       await redis.ping();
+      // ioredis reports a SELECT that Redis refuses (a database index past its `databases`) only as
+      // an 'error' event and goes on in database 0, among whatever else lives there: so it is asked
+      // again here, where a refusal can stop start-up.
+      if (database !== 0) await redis.select(database);
       return;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      if (error instanceof Error && error.name === 'ReplyError' && /^ERR /.test(error.message)) {
+        redis.disconnect();
+        const failure = new Error(`REDIS_URL=${maskRedisUrl(url)} names database ${database}, which Redis refuses: ${reason}`);
+        failure.stack = failure.message;
+        throw failure;
+      }
       if (Date.now() >= deadline) {
         redis.disconnect();
         const failure = new Error(`Cannot reach Redis at REDIS_URL=${maskRedisUrl(url)} within STARTUP_TIMEOUT_MS (${timeoutMs} ms): ${reason}`);

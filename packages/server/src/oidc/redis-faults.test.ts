@@ -67,6 +67,28 @@ describe('the Redis client, without Redis', () => {
     }
   });
 
+  it.runIf(REDIS_URL)('refuses to start, naming REDIS_URL, when it names a database Redis does not have (instead of working in database 0)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'passgate-redis-'));
+    try {
+      const url = new URL(REDIS_URL!);
+      url.pathname = '/99999';
+      const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: `sqlite:${join(dir, 'test.sqlite')}`, REDIS_URL: url.toString(), STARTUP_TIMEOUT_MS: '3000', LOG_LEVEL: 'silent' });
+      const started = Date.now();
+      const failure = await createAppContext(config).then(
+        async (ctx) => {
+          await ctx.close();
+          return undefined;
+        },
+        (error: unknown) => error as Error,
+      );
+      expect(failure?.message).toMatch(/^REDIS_URL=redis:\/\/.*\/99999 names database 99999, which Redis refuses: ERR /);
+      // Refused at once: a setting to correct, not an outage to wait out.
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps sessions, grants and refresh tokens out of Redis, and unknown models too', () => {
     for (const model of ['Session', 'Grant', 'RefreshToken', 'SomeFutureModel']) expect(storedInRedis(model)).toBe(false);
     for (const model of ['Interaction', 'AuthorizationCode', 'AccessToken']) expect(storedInRedis(model)).toBe(true);
