@@ -47,3 +47,44 @@ describe('logs', () => {
     }
   });
 });
+
+describe('a request whose client goes away before the answer', () => {
+  it('still leaves one log line (499, with its id and the time waited) and a 499 in the request histogram', async () => {
+    // A mail server that accepts and never greets: the registration waits for it (10 s).
+    const { createServer } = await import('node:net');
+    const silent = createServer((socket) => socket.on('error', () => undefined));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const smtpPort = (silent.address() as { port: number }).port;
+    const server = await startTestServer({ captureLogs: true, env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}` } });
+    try {
+      const gone = fetch(`${server.url}/api/v1/users/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'ignored-from-a-direct-client' },
+        body: JSON.stringify({ client_id: 'demo-app', username: 'gone@example.com', password: 'Lantern-42', name: 'Gone' }),
+        signal: AbortSignal.timeout(300),
+      });
+      await expect(gone).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      const lines = server.logs.flatMap((chunk) => chunk.split('\n')).filter((line) => line.includes('/api/v1/users/register'));
+      expect(lines).toHaveLength(1);
+      const line = JSON.parse(lines[0]!) as { requestId: string; req: { method: string; url: string }; res: { statusCode: number }; responseTime: number };
+      expect(line).toMatchObject({ req: { method: 'POST', url: '/api/v1/users/register' }, res: { statusCode: 499 } });
+      expect(line.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(line.responseTime).toBeGreaterThanOrEqual(250);
+      const histogram = await server.ctx.metrics.registry.getSingleMetricAsString('passgate_http_request_duration_seconds');
+      expect(histogram).toContain('passgate_http_request_duration_seconds_count{route="/api/v1/users/register",method="POST",status_code="499"} 1');
+
+      // An answered request is logged once, as before, and never as closed by its client.
+      const before = server.logs.length;
+      expect((await fetch(`${server.url}/api/v1/tenants/demo/password-policy`)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const answered = server.logs.slice(before).join('').split('\n').filter((l) => l.includes('password-policy'));
+      expect(answered).toHaveLength(1);
+      expect(answered[0]).toContain('"statusCode":200');
+    } finally {
+      await server.close();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 30_000);
+});

@@ -10,6 +10,7 @@ import { isDependencyFailure } from '../lib/dependency-errors.ts';
 import { grantTypeLabel, signInOf, type Metrics } from '../lib/metrics.ts';
 import { observeArgon2 } from '../lib/passwords.ts';
 import { listenFailure } from '../lib/listen-failure.ts';
+import { CLIENT_CLOSED_REQUEST, closedUnanswered } from './request-log.ts';
 import type { MailSender, SmsSender } from '../messaging/messages.ts';
 
 /**
@@ -27,6 +28,10 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
     const route = routeOf(request);
     reply.raw.once('finish', () => {
       metrics.httpDuration.observe({ route, method: request.method, status_code: String(reply.raw.statusCode) }, reply.elapsedTime / 1000);
+    });
+    // A client gone before the answer: the response never finishes, and the wait it gave up counts too.
+    reply.raw.once('close', () => {
+      if (closedUnanswered(reply)) metrics.httpDuration.observe({ route, method: request.method, status_code: String(CLIENT_CLOSED_REQUEST) }, reply.elapsedTime / 1000);
     });
     done();
   });
