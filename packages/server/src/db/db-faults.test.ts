@@ -3,6 +3,8 @@ import { adminSignIn, createAdmin } from '../../test/admin.ts';
 import { freshPostgresSchema, startTestServer, type TestServer } from '../../test/test-server.ts';
 import { startTcpProxy } from '../../test/tcp-proxy.ts';
 import { lastCode } from '../../test/visitor.ts';
+import { TestBrowser } from '../../test/browser.ts';
+import { authorizationRequest, relyingParty, signIn, startSignIn } from '../../test/relying-party.ts';
 
 const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 
@@ -224,6 +226,42 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
       expect(unhandled).toEqual([]);
     } finally {
       mail.send = send;
+      await server.close();
+      await proxy.close();
+      await schema.drop();
+    }
+  }, 60_000);
+  it("answers a sign-in's resume 503 after one wait when the database goes silent, not one wait per step", async () => {
+    const schema = await freshPostgresSchema(postgresUrl!);
+    const target = new URL(postgresUrl!);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const viaProxy = new URL(schema.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    // A read timeout of 2 s (statement 1 s + 1 s) and a connect timeout of 2 s.
+    const server = await startTestServer({ databaseUrl: viaProxy.toString(), env: { DATABASE_CONNECT_TIMEOUT_MS: '2000', DATABASE_STATEMENT_TIMEOUT_MS: '1000' } });
+    try {
+      const rp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+      const browser = new TestBrowser();
+      const challenge = await startSignIn(browser, server.url, await authorizationRequest(rp));
+      const login = await browser.postJson(`${server.url}/api/v1/users/login`, { challenge, username: 'demo@example.com', password: 'Passw0rd!', client_id: 'demo-app' });
+      const { redirectTo } = (await login.json()) as { redirectTo: string };
+
+      proxy.silence();
+      const started = Date.now();
+      const resumed = await browser.fetch(redirectTo, { signal: AbortSignal.timeout(15_000) });
+      const ms = Date.now() - started;
+      expect({ status: resumed.status, retryAfter: resumed.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '5' });
+      // The client lookup waited the read timeout; the error page's lookup of the client and the
+      // session saved after the answer used to wait a connect timeout each on top (6 s here).
+      expect(ms).toBeLessThan(3500);
+
+      proxy.restore();
+      expect((await getPolicy(server)).status).toBe(200);
+      const { tokens } = await signIn(server.url, rp, 'demo@example.com', 'Passw0rd!');
+      expect(tokens.claims()).toMatchObject({ email: 'demo@example.com' });
+      expect(unhandled).toEqual([]);
+    } finally {
       await server.close();
       await proxy.close();
       await schema.drop();

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { reusableQuery } from '../db/reusable-query.ts';
+import { failingFastAfterOutage } from './request-outage.ts';
 
 /**
  * Storage for the provider's artifacts: one table keyed by model and id (DESIGN.md section 10).
@@ -333,9 +334,9 @@ function refusingImpossibleKeys(adapter: Adapter): Adapter {
 /** The adapter factory handed to oidc-provider. */
 export function createAdapterFactory(store: AdapterStore, loadClient: ClientLoader) {
   return function adapterFor(model: string): Adapter {
-    if (model === 'Client') return refusingImpossibleKeys(new ClientAdapter(loadClient));
+    if (model === 'Client') return failingFastAfterOutage(refusingImpossibleKeys(new ClientAdapter(loadClient)));
     const { redis } = store;
-    return refusingImpossibleKeys(redis && storedInRedis(model) ? new RedisAdapter({ ...store, redis }, model) : new DatabaseAdapter(store, model));
+    return failingFastAfterOutage(refusingImpossibleKeys(redis && storedInRedis(model) ? new RedisAdapter({ ...store, redis }, model) : new DatabaseAdapter(store, model)));
   };
 }
 
