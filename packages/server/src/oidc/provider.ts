@@ -6,7 +6,6 @@ import type { ServerSecrets } from './server-secrets.ts';
 import type { LogoutRequests } from './logout-requests.ts';
 import { renderProviderError } from './provider-error-page.ts';
 import { answerDependencyFailuresWith503 } from './provider-dependency-errors.ts';
-import { scopeOutagesToRequests } from './request-outage.ts';
 import { providerFetch } from './provider-fetch.ts';
 import { requestedLocale } from './requested-locale.ts';
 import { ADMIN_CONSOLE_CLIENT_ID } from '../features/admin/admin-auth.ts';
@@ -285,7 +284,6 @@ export function createProvider(deps: ProviderDeps): Provider {
   };
 
   const provider = new Provider(config.issuer, configuration);
-  scopeOutagesToRequests(provider);
   // Every request reaches the provider through asPublicRequest, which sets the forwarded headers
   // from PUBLIC_URL and Fastify's own view of the client address: they are always to be believed.
   provider.proxy = true;
