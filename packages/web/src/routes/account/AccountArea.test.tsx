@@ -53,9 +53,11 @@ describe('account area', () => {
     const shown = recordTextsShown();
     try {
       await renderApp('/user/dashboard');
-      // In the same render: the heading of the dashboard, the profile already asked for.
-      expect(screen.getByRole('heading', { level: 1 })).toBeInTheDocument();
+      // In the same render: the signed-in area's header, the profile already asked for; the page
+      // itself comes a task later (useNextTask in AccountLayout), and the spinner never.
+      expect(screen.getByRole('banner')).toBeInTheDocument();
       expect(requests.filter((r) => r.path === '/api/v1/me')).toHaveLength(1);
+      expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
       expect(await screen.findByText('Chào mừng, Nguyễn Văn An')).toBeInTheDocument();
       expect(shown.texts.some((text) => text.includes('Đang đăng nhập…'))).toBe(false);
     } finally {
