@@ -15,10 +15,16 @@ const loggedPath = (path: string | undefined) => (path === undefined ? undefined
  * so the status can still become 503 with Retry-After (DESIGN.md section 11).
  */
 export function answerDependencyFailuresWith503(provider: Provider): void {
-  provider.on('server_error', (ctx: { status: number; set(name: string, value: string): void }, error: unknown) => {
+  provider.on('server_error', (ctx: { status: number; body: unknown; set(name: string, value: string): void }, error: unknown) => {
     if (!isDependencyFailure(error)) return;
     ctx.status = 503;
     ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+    // A JSON answer (token, userinfo, introspection...) carries the provider's 'oops! something went
+    // wrong', which relying parties' libraries show as is; the error code stays the standard one.
+    const body = ctx.body as { error?: unknown } | null;
+    if (body && typeof body === 'object' && body.error === 'server_error') {
+      ctx.body = { error: 'server_error', error_description: 'the service is temporarily unavailable; try again shortly' };
+    }
   });
 }
 

@@ -373,6 +373,8 @@ describe.skipIf(!REDIS_URL)('Passgate with Redis that is flushed, cut or silent'
     expect(refused.ms).toBeLessThan(FAIL_FAST_MS);
     expect(refused.answer.status).toBe(503);
     expect(refused.answer.headers.get('retry-after')).toMatch(/^\d+$/);
+    // The relying party's library shows error_description: it says to retry, not 'oops'.
+    expect(await refused.answer.json()).toEqual({ error: 'server_error', error_description: 'the service is temporarily unavailable; try again shortly' });
 
     await proxy.restore();
     await redisReady();
