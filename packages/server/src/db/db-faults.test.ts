@@ -8,6 +8,16 @@ import { authorizationRequest, relyingParty, signIn, startSignIn } from '../../t
 
 const postgresUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 
+/** `url`'s database reached through a TCP proxy the test can cut or silence. */
+async function throughProxy(url: string) {
+  const target = new URL(postgresUrl!);
+  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+  const viaProxy = new URL(url);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
+  return { proxy, viaProxy };
+}
+
 async function getPolicy(server: TestServer): Promise<{ status: number; retryAfter: string | null; code?: number; ms: number }> {
   return answerOf(server, '/api/v1/tenants/demo/password-policy');
 }
@@ -76,11 +86,7 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
 
   it('answers 503 with Retry-After while the database is cut or silent, and recovers without a restart', async () => {
     const schema = await freshPostgresSchema(postgresUrl!);
-    const target = new URL(postgresUrl!);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const viaProxy = new URL(schema.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    const { proxy, viaProxy } = await throughProxy(schema.url);
     const server = await startTestServer({
       databaseUrl: viaProxy.toString(),
       env: { DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '1500' },
@@ -190,11 +196,7 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
   }, 60_000);
   it('lets a visitor ask again at once when the database fails after the code went out (the code sent was never stored)', async () => {
     const schema = await freshPostgresSchema(postgresUrl!);
-    const target = new URL(postgresUrl!);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const viaProxy = new URL(schema.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    const { proxy, viaProxy } = await throughProxy(schema.url);
     const server = await startTestServer({ databaseUrl: viaProxy.toString(), env: { DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '1500' } });
     const register = () =>
       answerOf(server, '/api/v1/users/register', {
@@ -233,11 +235,7 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
   }, 60_000);
   it("answers a sign-in's resume 503 after one wait when the database goes silent, not one wait per step", async () => {
     const schema = await freshPostgresSchema(postgresUrl!);
-    const target = new URL(postgresUrl!);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const viaProxy = new URL(schema.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
+    const { proxy, viaProxy } = await throughProxy(schema.url);
     // A read timeout of 2 s (statement 1 s + 1 s) and a connect timeout of 2 s.
     const server = await startTestServer({ databaseUrl: viaProxy.toString(), env: { DATABASE_CONNECT_TIMEOUT_MS: '2000', DATABASE_STATEMENT_TIMEOUT_MS: '1000' } });
     try {
