@@ -32,3 +32,20 @@ export const LOG_REDACT_PATHS = [
   'token',
   '*.token',
 ];
+
+const EMAIL_ADDRESS = /[^\s<>()[\]"',;:@]+@[^\s<>()[\]"',;:@]+\.[^\s<>()[\]"',;:@]+/g;
+// A phone number as a provider may echo it (+84 901 000 010, 0901000010, 84-901-000-010): seven
+// digits or more, with the separators people and providers put between them. Shorter runs
+// (HTTP statuses, a provider's error codes such as Twilio's 21211) stay readable.
+const PHONE_NUMBER = /[+(]?\d(?:[\s().-]{0,2}\d){6,}/g;
+
+/**
+ * Text from outside (an SMS gateway's or an SMTP server's error) fit for a log line or an audit
+ * record: the given secrets (the one-time code it was asked to deliver) and every e-mail address
+ * and phone number it echoes are taken out, as gateways quote the request they refused.
+ */
+export function scrubProviderText(text: string, secrets: readonly string[] = []): string {
+  let scrubbed = text;
+  for (const secret of secrets) if (secret) scrubbed = scrubbed.replaceAll(secret, REDACTED);
+  return scrubbed.replace(EMAIL_ADDRESS, '[address]').replace(PHONE_NUMBER, '[number]');
+}

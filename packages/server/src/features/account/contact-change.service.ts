@@ -4,6 +4,7 @@ import type { UserRow, UserUpdate } from '../../db/schema.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import { consume, RESEND_COOLDOWN_SECONDS } from '../../plugins/rate-limits.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { scrubProviderText } from '../../lib/redact.ts';
 import { changeNotice, messageLocale, type ChangeNoticeKind } from '../../messaging/templates/templates.ts';
 import { createAuditQueries, type AuditEventType } from '../audit/audit.queries.ts';
 import { createUserQueries } from '../users/users.queries.ts';
@@ -101,7 +102,7 @@ export function createContactChangeService(ctx: AppContext, codes: CodeService =
       if (kind === 'email') await ctx.messaging.mail.send({ to: oldValue, subject: message.subject, text: message.text, html: message.html });
       else await ctx.messaging.sms.send({ to: oldValue, text: message.sms });
     } catch (error) {
-      ctx.log.warn({ tenantId: tenant.id, userId: user.id, notice: RULES[kind].notice, reason: error instanceof Error ? error.message : String(error) }, 'a change notice could not be sent');
+      ctx.log.warn({ tenantId: tenant.id, userId: user.id, notice: RULES[kind].notice, reason: scrubProviderText(error instanceof Error ? error.message : String(error)) }, 'a change notice could not be sent');
     }
   }
 

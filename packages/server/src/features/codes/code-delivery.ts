@@ -1,6 +1,7 @@
 import { ErrorCode, type Locale, type UsernameKind } from '@passgate/contract';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../plugins/errors.ts';
+import { scrubProviderText } from '../../lib/redact.ts';
 import { codeMessage, type CodeMessageKind } from '../../messaging/templates/templates.ts';
 import type { AuditEvent } from '../audit/audit.queries.ts';
 import type { TenantRecord } from '../tenants/tenants.queries.ts';
@@ -47,10 +48,11 @@ export async function deliverCode(
       await ctx.messaging.sms.send({ to: delivery.to, text: message.sms, code: delivery.code });
     }
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    // Gateways echo what they refused: the number, the address, the message with the code in it.
+    const reason = scrubProviderText(error instanceof Error ? error.message : String(error), [delivery.code]).slice(0, 200);
     ctx.log.warn({ tenantId: delivery.tenant.id, purpose: delivery.kind, channel, reason }, 'a one-time code could not be sent');
     // One record per failure: SMS failures are 'sms.send_failed' (the provider's error in reason), e-mail ones 'code.send_failed'.
-    await ctx.audit.record({ ...event, type: channel === 'sms' ? 'sms.send_failed' : 'code.send_failed', details: { purpose: delivery.kind, channel, reason: reason.slice(0, 200) } });
+    await ctx.audit.record({ ...event, type: channel === 'sms' ? 'sms.send_failed' : 'code.send_failed', details: { purpose: delivery.kind, channel, reason } });
     throw new ApiError(ErrorCode.DeliveryFailed, 503, undefined, SEND_FAILED_MESSAGE);
   }
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { withTimeout } from '../../lib/with-timeout.ts';
+import { scrubProviderText } from '../../lib/redact.ts';
 import type { CodeMessage } from '../../messaging/templates/templates.ts';
 
 /**
@@ -34,7 +35,7 @@ export async function deliverNotice(ctx: Pick<AppContext, 'messaging' | 'log'>, 
       NOTICE_SEND_TIMEOUT_MS,
     );
   } catch (error) {
-    ctx.log.warn({ tenantId: user.tenant_id, userId: user.id, notice, channel, reason: error instanceof Error ? error.message : String(error) }, `a ${notice} notice could not be sent`);
+    ctx.log.warn({ tenantId: user.tenant_id, userId: user.id, notice, channel, reason: scrubProviderText(error instanceof Error ? error.message : String(error)) }, `a ${notice} notice could not be sent`);
   }
 }
 
