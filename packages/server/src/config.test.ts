@@ -143,6 +143,15 @@ describe('configuration from the environment', () => {
     expect(config).toMatchObject({ publicUrl: 'https://id.example.com', seedDemo: false, devTools: false });
   });
 
+  it('refuses the demo seed in production: its password and secrets are published and its user is an operator', () => {
+    for (const value of ['true', '1']) {
+      expect(() => loadConfig({ ...PRODUCTION, SEED_DEMO: value }), value).toThrow(ConfigError);
+      expect(() => loadConfig({ ...PRODUCTION, SEED_DEMO: value }), value).toThrow(/SEED_DEMO: .*refused in production mode/);
+    }
+    expect(loadConfig({ ...PRODUCTION, SEED_DEMO: 'false' }).seedDemo).toBe(false);
+    expect(loadConfig({ SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  });
+
   it('refuses production without APP_SECRET or APP_SECRET_FILE, which must not come from the database it protects', () => {
     const { APP_SECRET: _omitted, ...withoutSecret } = PRODUCTION;
     expect(() => loadConfig(withoutSecret)).toThrow(ConfigError);

@@ -212,6 +212,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     if (missing.length > 0) {
       throw new ConfigError(`Invalid configuration:\n  production mode needs real settings for: ${missing.join(', ')}`);
     }
+    // The demo user's password and the demo clients' secrets are published, and the demo user is an
+    // operator of the admin console: seeded on a public deployment, they are anyone's way in.
+    if (env.SEED_DEMO) {
+      throw new ConfigError('Invalid configuration:\n  SEED_DEMO: the demo data (published passwords, an operator account) is for development only and refused in production mode');
+    }
   }
 
   if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
