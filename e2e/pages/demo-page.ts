@@ -17,6 +17,10 @@ export class DemoPage {
   signInButton(client: DemoClient): Locator {
     return this.page.getByRole('button', { name: `Sign in to ${client}`, exact: true });
   }
+  /** The box that makes the sign-in ask for prompt=create, as a relying party's 'Create account' button does. */
+  get openRegistration(): Locator {
+    return this.page.getByRole('checkbox', { name: 'Open the registration screen (prompt=create)', exact: true });
+  }
   get logOut(): Locator {
     return this.page.getByRole('link', { name: 'Log out', exact: true });
   }

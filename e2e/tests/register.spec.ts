@@ -109,6 +109,26 @@ test.describe('registration and activation on Demo App', () => {
     await expect(demo.claim('phone_number', 'userinfo')).toHaveText(account.username);
   });
 
+  test("a relying party's 'Create account' (prompt=create) opens Register at once, in its language, and activation lands on /demo signed in", async ({ page, request }) => {
+    const account = newAccount(uniqueEmail('prompt-create'), 'Lê Minh Châu');
+    const demo = new DemoPage(page);
+    await demo.goto();
+    await demo.openRegistration.check();
+    await demo.signInTo('Demo App', 'en');
+
+    const register = new RegisterPage(page, 'en', DEMO_APP.usernameLabel);
+    await register.expectShown(DEMO_APP.name);
+    await register.fill(account);
+    await register.policy.check();
+    await register.submit.click();
+
+    const activation = new ActivationPage(page, 'en', DEMO_APP.usernameLabel);
+    await activation.expectShown(DEMO_APP.name, account.username);
+    await activation.code.fill(codeIn(await new Outbox(request).next(account.username)));
+    await activation.submit.click();
+    await demo.expectSignedIn('Demo App', DEMO_APP.id, { name: account.name, email: account.username });
+  });
+
   test('the Register screen speaks Vietnamese for Demo App, and English with ?locale=en or the switcher', async ({ page }) => {
     const register = await openRegisterFromDemo(page);
     // Vietnamese: title, labels and the policy checkbox.

@@ -22,6 +22,7 @@ import { LOG_REDACT_PATHS } from './lib/redact.ts';
 import { createRedisClient, waitForRedis } from './lib/redis.ts';
 import { createMetrics, type Metrics } from './lib/metrics.ts';
 import { checkClientSecret } from './features/clients/client-secrets.ts';
+import { registrationOpen } from './features/login-flow/flow-client.ts';
 import { setArgon2Limits } from './lib/passwords.ts';
 import { createBackchannelLogout, type BackchannelLogout } from './features/sessions/backchannel-logout.ts';
 import { watchSessionActivity } from './features/sessions/session-activity.ts';
@@ -97,6 +98,7 @@ export async function createAppContext(config: Config, options: { logStream?: De
     adapter: adapterFor,
     findClient: (id) => clients.findById(id),
     findUser: (id) => users.findAccountById(id),
+    registrationOpen: (clientId) => registrationOpen({ clients, tenants }, clientId),
     avatarUrl: (user) => (user.avatar_key ? `${config.publicUrl}${avatarPath(user.avatar_key)}` : null),
     logoutRequests,
     async checkClientSecret(clientId, stored, presented) {

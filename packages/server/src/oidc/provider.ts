@@ -1,4 +1,5 @@
 import Provider, { interactionPolicy, type Account, type Adapter, type AdapterPayload, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { LOCALES } from '@passgate/contract';
 import type { Config } from '../config.ts';
 import type { ClientRecord, ProviderClient } from '../features/clients/clients.queries.ts';
 import type { AccountRow } from '../features/users/users.queries.ts';
@@ -25,6 +26,8 @@ export interface ProviderDeps {
   findUser(userId: string): Promise<AccountRow | undefined>;
   avatarUrl(user: AccountRow): string | null;
   logoutRequests: LogoutRequests;
+  /** Whether the client's registration screen is open (the tenant's switch and a register capability). */
+  registrationOpen(clientId: string): Promise<boolean>;
   /** Whether `presented` is the client's secret, given what is stored for it (see client-secrets.ts). */
   checkClientSecret(clientId: string, stored: string, presented: string): Promise<boolean>;
 }
@@ -103,6 +106,12 @@ function loginPolicy(deps: ProviderDeps) {
       return usedStrongTwoStep(session.amr ?? []) ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
     }),
   );
+  // prompt=create (OpenID Connect's "Initiating User Registration"): a relying party with a
+  // 'Create account' button sends its visitor straight to the registration screen. First, so that
+  // it wins over the login prompt a visitor without a session would otherwise get; an interaction
+  // that ends with any sign-in (a new account activated, or an existing one after all) resolves it
+  // (interactions.ts, finish).
+  policy.add(new interactionPolicy.Prompt({ name: 'create', requestable: true }), 0);
   return policy;
 }
 
@@ -244,10 +253,19 @@ export function createProvider(deps: ProviderDeps): Provider {
     },
     // `locale` (like `ui_locales`) lets a relying party choose the language of the hosted pages.
     extraParams: ['locale'],
+    // What a relying party can ask of the hosted pages: their languages, and the prompts above.
+    discovery: {
+      claim_types_supported: ['normal'],
+      ui_locales_supported: [...LOCALES],
+      prompt_values_supported: ['none', ...policy.filter((prompt) => prompt.requestable).map((prompt) => prompt.name)],
+    },
     interactions: {
       policy,
-      url: (_ctx, interaction) => {
-        const url = new URL('/login', config.publicUrl);
+      url: async (_ctx, interaction) => {
+        // A client that cannot register anybody (tenant switch or capabilities) gets the login
+        // screen for prompt=create, as if the prompt were not there, rather than a refusal.
+        const register = interaction.prompt.name === 'create' && (await deps.registrationOpen(String(interaction.params.client_id)));
+        const url = new URL(register ? '/register' : '/login', config.publicUrl);
         url.searchParams.set('challenge', interaction.uid);
         // Kept in the address so that the page, reloaded or reached by Back after the request has
         // expired or finished, can still show the client and lead back to it.

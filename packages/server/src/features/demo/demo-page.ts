@@ -82,6 +82,7 @@ ${error}${notice}
 <option value="vi">Tiếng Việt (vi)</option>
 <option value="en">English (en)</option>
 </select></p>
+<p><label><input type="checkbox" name="prompt" value="create"> Open the registration screen (<code>prompt=create</code>)</label></p>
 ${buttons}
 </form>
 ${model.result ? resultSection(model.result, model.clients, model.logoutUrl) : ''}

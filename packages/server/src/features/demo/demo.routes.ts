@@ -93,6 +93,8 @@ export async function demoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         state: tx.state,
         nonce: tx.nonce,
         ...(locale ? { ui_locales: locale, locale } : {}),
+        // A relying party's 'Create account' button: the registration screen instead of the login screen.
+        ...(request.query.prompt === 'create' ? { prompt: 'create' } : {}),
       });
       cookies.set(reply, [cookies.serialize(TX_COOKIE, tx, 600)]);
       return reply.header('cache-control', 'no-store').redirect(url.href, 303);

@@ -50,6 +50,16 @@ describe('/demo relying party', () => {
     expect(cookie).toMatch(/SameSite=Lax/);
   });
 
+  it('asks for prompt=create when the registration box is ticked, and for no prompt otherwise', async () => {
+    const promptOf = async (query: string) => {
+      const response = await fetch(`${server.url}/demo/login?${query}`, { redirect: 'manual' });
+      return new URL(response.headers.get('location') ?? '').searchParams.get('prompt');
+    };
+    expect(await promptOf('client=demo-app&prompt=create')).toBe('create');
+    expect(await promptOf('client=demo-app')).toBeNull();
+    expect(await promptOf('client=demo-app&prompt=login%20consent')).toBeNull();
+  });
+
   it('refuses an unknown client with a readable page', async () => {
     const response = await fetch(`${server.url}/demo/login?client=evil`, { redirect: 'manual' });
     expect(response.status).toBe(400);

@@ -28,3 +28,16 @@ export function requireTenantSwitch(flow: FlowClient, name: keyof TenantSwitches
 export function requireCapability(flow: FlowClient, ...any: Capability[]): void {
   if (!any.some((capability) => flow.capabilities.has(capability))) throw new ApiError(ErrorCode.ClientLacksPermission, 403);
 }
+
+/**
+ * Whether the client's registration screen is open (SPEC.md section 6: the tenant's
+ * registrationAllowed and a register capability), as the sign-in screens decide it. False for an
+ * unknown client or tenant.
+ */
+export async function registrationOpen(ctx: Pick<AppContext, 'clients' | 'tenants'>, clientId: string): Promise<boolean> {
+  const client = await ctx.clients.findById(clientId);
+  const tenant = client && (await ctx.tenants.findById(client.tenantId));
+  if (!client || !tenant?.registrationAllowed) return false;
+  const capabilities = effectiveCapabilities(client.permissions);
+  return capabilities.has('users:email:register') || capabilities.has('users:phoneNumber:register');
+}

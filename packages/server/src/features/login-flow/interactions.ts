@@ -70,7 +70,10 @@ async function grantFor(provider: Provider, interaction: Interaction, accountId:
 }
 
 async function finish(provider: Provider, interaction: Interaction, result: InteractionResults): Promise<string> {
-  interaction.result = result;
+  // A sign-in of any kind answers prompt=create: the provider would otherwise find the prompt
+  // still pending on resume and send the visitor back to the registration screen.
+  const asked = typeof interaction.params.prompt === 'string' ? interaction.params.prompt.split(' ') : [];
+  interaction.result = asked.includes('create') ? { ...result, create: {} } : result;
   await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
   return resumeUrl(provider, interaction);
 }

@@ -74,9 +74,10 @@ export function createLoginFlowService(ctx: AppContext) {
         client: toPublicClient(client, tenant),
         oidcContext: oidcContextOf(interaction),
       };
-      // Already signed in and the request does not force a sign-in: only the grant is missing.
+      // Already signed in and only the grant is missing: the request neither forces a sign-in
+      // (prompt=login, max_age…) nor asks for a new account (prompt=create).
       const accountId = interaction.session?.accountId;
-      if (held && interaction.prompt.name !== 'login' && accountId) {
+      if (held && interaction.prompt.name === 'consent' && accountId) {
         const user = await users.findById(accountId);
         if (user && user.status === 'active' && user.tenant_id === client.tenantId) {
           info.skip = true;
