@@ -19,9 +19,9 @@ function serve(info: LoginRequestInfo, register?: Response) {
 }
 
 /** Register at /register, anything else shows where the router went. */
-async function renderRegister(client: Partial<PublicClient> = {}, register?: Response) {
+async function renderRegister(client: Partial<PublicClient> = {}, register?: Response, request: Partial<LoginRequestInfo> = {}) {
   await changeLanguage('en');
-  const requests = serve(loginRequest({}, client), register);
+  const requests = serve(loginRequest(request, client), register);
   await renderInRouter(
     `/register?challenge=${CHALLENGE}&locale=en`,
     <Routes>
@@ -45,6 +45,17 @@ const registerButton = () => screen.getByRole('button', { name: 'Register' });
 const posts = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'POST');
 
 describe('Register screen', () => {
+  it("starts with the relying party's login_hint as the username, which stays editable", async () => {
+    await renderRegister({}, undefined, { oidcContext: { loginHint: ' ann@example.com ' } });
+    const field = screen.getByLabelText(/^Email or phone number/);
+    expect(field).toHaveValue('ann@example.com');
+    expect(field).toBeEnabled();
+    const user = userEvent.setup();
+    await user.clear(field);
+    await enterText(user, field, 'other@example.com');
+    expect(field).toHaveValue('other@example.com');
+  });
+
   it('keeps Register disabled until the policy box is ticked', async () => {
     await renderRegister();
     const user = userEvent.setup();

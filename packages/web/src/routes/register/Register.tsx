@@ -61,7 +61,9 @@ function RegisterForm({ info }: { info: LoginRequestInfo }) {
   const labelKey = usernameLabelKey(kinds);
   const social = registerSocialOptions(client);
 
-  const [username, setUsername] = useState('');
+  // A relying party that sends its visitor here (prompt=create) may know the address already; it
+  // stays editable, as the visitor is choosing the account's username.
+  const [username, setUsername] = useState(() => info.oidcContext.loginHint?.trim() ?? '');
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
