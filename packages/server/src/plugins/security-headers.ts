@@ -97,8 +97,13 @@ export async function registerSecurityHeaders(app: FastifyInstance, https: boole
   });
   // On the raw response, as @fastify/helmet did: the provider (mounted with middie) writes its
   // answers there, past Fastify's reply. A header a route sets on the reply later replaces these.
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    // The API answers people's own data (profile, sessions, a sign-in request's login_hint, the
+    // admin's user lists) and one-time values (MFA tokens, TOTP secrets, backup codes, WebAuthn
+    // challenges): no browser or proxy cache may keep them. A route whose answer may be kept (an
+    // avatar, a static script) says so itself, which replaces this.
+    if (request.url.startsWith('/api/')) reply.raw.setHeader('cache-control', 'no-store');
     done();
   });
 }
