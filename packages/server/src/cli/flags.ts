@@ -83,7 +83,7 @@ export const CLIENT_FLAGS: FlagSpec[] = [
   { flag: 'post-logout-redirect-uris', field: 'postLogoutRedirectUris', kind: 'list', help: 'OIDC post-logout redirect URIs, comma-separated' },
   { flag: 'client-uri', field: 'clientUri', kind: 'nullable', help: "the application's home page: where the sign-in screens lead back to ('' removes it)" },
   { flag: 'initiate-login-uri', field: 'initiateLoginUri', kind: 'nullable', help: "where the application starts a new sign-in; preferred over --client-uri ('' removes it)" },
-  { flag: 'backchannel-logout-uri', field: 'backchannelLogoutUri', kind: 'nullable', help: "where a logout token is posted when a session of the application ends (https; '' removes it)" },
+  { flag: 'backchannel-logout-uri', field: 'backchannelLogoutUri', kind: 'nullable', help: "where a logout token is posted when a session of the application ends (https recommended, http accepted; '' removes it)" },
   { flag: 'backchannel-logout-session-required', field: 'backchannelLogoutSessionRequired', kind: 'bool', help: "logout tokens carry the session's sid (default false)" },
   { flag: 'grant-types', field: 'grantTypes', kind: 'list', help: 'authorization_code,refresh_token (default both)' },
   { flag: 'auth-method', field: 'tokenEndpointAuthMethod', kind: 'text', help: 'none (public) | client_secret_basic (default) | client_secret_post' },
