@@ -8,6 +8,8 @@ import { createAppContext, type AppContext } from '../context.ts';
 import { verifySecret } from '../lib/passwords.ts';
 import { checkClientSecret } from '../features/clients/client-secrets.ts';
 import { seedDemo } from './demo-seed.ts';
+import { createTenantService } from '../features/tenants/tenants.service.ts';
+import { ensureOwnClients } from '../features/clients/own-clients.ts';
 
 let dir: string;
 let ctx: AppContext;
@@ -103,3 +105,24 @@ describe('seedDemo', () => {
     expect(await verifySecret(user?.password_hash as string, 'wrong')).toBe(false);
   });
 });
+
+describe('seedDemo on a database with tenants of its own', () => {
+  it('seeds nothing there (no published password, no operator), and the start goes on', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'passgate-seed-own-'));
+    const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: url, DATABASE_URL: `sqlite:${join(own, 'own.sqlite')}`, LOG_LEVEL: 'silent' });
+    const existing = await createAppContext(config);
+    try {
+      await createTenantService({ db: existing.db }).create({ id: 'acme', name: 'Acme' }, { by: 'test' });
+      await ensureOwnClients(existing);
+      await seedDemo(existing);
+      expect(await existing.tenants.findById('demo')).toBeUndefined();
+      expect((await existing.tenants.list()).map((t) => t.id)).toEqual(['acme']);
+      expect(await existing.db.selectFrom('users').select('id').execute()).toEqual([]);
+      expect((await existing.clients.findById('account'))?.tenantId).toBe('acme');
+    } finally {
+      await existing.close();
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+});
+

@@ -13,13 +13,21 @@ export const DEMO_USER = { email: 'demo@example.com', password: 'Passw0rd!' } as
 export const DEMO_CLIENT_SECRETS: Readonly<Record<string, string>> = { 'demo-app': 'demo-secret', 'partner-shop': 'partner-secret' };
 
 /**
- * Development data, seeded once (nothing happens when tenant `demo` exists): tenant `demo` with
+ * Development data, seeded once into an empty database (nothing happens when it holds any tenant): tenant `demo` with
  * every switch on, the `account` client of the SPA, two themed relying parties and a demo user, who
  * is an operator of the admin console.
  * Everything goes through the services, so it is validated and audited like operator input.
  */
 export async function seedDemo(ctx: AppContext): Promise<void> {
   if (await ctx.tenants.findById(DEMO_TENANT_ID)) return;
+  // A database with tenants of its own (a production one, started in development mode by mistake)
+  // gets no accounts with published passwords and no operator; the seed failed there halfway before,
+  // on the account client its first tenant had brought, and stopped the start.
+  const tenants = await ctx.tenants.list();
+  if (tenants.length > 0) {
+    ctx.log.warn({ tenants: tenants.length }, 'the database already has tenants of its own: no demo data is seeded into it');
+    return;
+  }
   const url = ctx.config.publicUrl;
   const actor = { by: 'seed' };
 
