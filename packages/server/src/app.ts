@@ -14,6 +14,7 @@ import { answerUnmatchedProviderRequests, asPublicRequest } from './oidc/public-
 import { answerFailuresPastTheProvider, logProviderServerErrors } from './oidc/provider-dependency-errors.ts';
 import { discoveryAliasRoutes, issuerMetadataInPlace, ISSUER_METADATA_PATHS } from './oidc/discovery-aliases.routes.ts';
 import { registerRequestIdHeader, requestIdOptions } from './plugins/request-id.ts';
+import { registerDatabaseBudget } from './plugins/database-budget.ts';
 import { logRequestsLeftUnanswered } from './plugins/request-log.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
@@ -73,6 +74,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerDatabaseBudget(app, config.database.statementTimeoutMs);
   registerRequestIdHeader(app);
   logRequestsLeftUnanswered(app);
   registerErrorHandling(app);

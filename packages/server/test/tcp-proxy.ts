@@ -9,12 +9,15 @@ export interface TcpProxy {
   port: number;
   cut(): void;
   silence(): void;
+  /** Every chunk, both ways, on the connections open and new, arrives `ms` late (in order): a server that answers, slowly. */
+  slow(ms: number): void;
   restore(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(host: string, port: number): Promise<TcpProxy> {
   let mode: 'forward' | 'cut' | 'silent' = 'forward';
+  let delayMs = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     sockets.add(client);
@@ -31,10 +34,21 @@ export async function startTcpProxy(host: string, port: number): Promise<TcpProx
     upstream.on('error', () => undefined);
     client.on('close', () => upstream.destroy());
     upstream.connect(port, host, () => {
-      client.pipe(upstream);
-      upstream.pipe(client);
+      relay(client, upstream);
+      relay(upstream, client);
     });
   });
+  // Written through rather than piped, so that a delay can be put on connections already open.
+  const relay = (from: Socket, to: Socket) => {
+    let last = 0;
+    from.on('data', (chunk: Buffer) => {
+      if (mode === 'silent') return;
+      const due = Math.max(Date.now() + delayMs, last);
+      last = due;
+      if (due <= Date.now()) to.write(chunk);
+      else setTimeout(() => to.destroyed || to.write(chunk), due - Date.now());
+    });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (typeof address !== 'object' || !address) throw new Error('no proxy port');
@@ -50,15 +64,16 @@ export async function startTcpProxy(host: string, port: number): Promise<TcpProx
     silence() {
       // Established connections stop carrying anything too: the server is there, it just never answers.
       mode = 'silent';
-      for (const socket of sockets) {
-        socket.unpipe();
-        socket.pause();
-      }
+      for (const socket of sockets) socket.pause();
+    },
+    slow(ms) {
+      delayMs = ms;
     },
     restore() {
       // As when a partition heals: what was half-open is reset, new connections get through.
       dropAll();
       mode = 'forward';
+      delayMs = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

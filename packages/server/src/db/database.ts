@@ -6,6 +6,7 @@ import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, Sqlite
 import type pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
+import { budgetSpentError, databaseBudgetLeft } from '../lib/database-budget.ts';
 
 export type Db = Kysely<Database>;
 export type DbEngine = 'sqlite' | 'postgres';
@@ -91,8 +92,9 @@ function createPool(driver: typeof pg, url: string, connectTimeoutMs: number, st
   pool.on('error', report);
   pool.on('connect', (client) => {
     client.on('error', report);
-    dropConnectionOnReadTimeout(client);
+    dropConnectionOnReadTimeout(client, statementTimeoutMs > 0 ? statementTimeoutMs + 1000 : 0);
   });
+  refuseCheckoutWhenBudgetSpent(pool);
   return pool;
 }
 
@@ -101,17 +103,37 @@ function createPool(driver: typeof pg, url: string, connectTimeoutMs: number, st
  * query on that pooled client would queue behind an answer that may never come (a silent peer, a
  * half-open socket after a partition). Dropping the connection makes pg-pool discard the client on
  * release and open a fresh one.
+ *
+ * Within a request (lib/database-budget.ts) a statement also gets no more than what is left of the
+ * request's time for the database, and none once it is spent: a slow server that answers each
+ * statement in time must not keep a request waiting for the sum of them.
  */
-function dropConnectionOnReadTimeout(client: pg.PoolClient): void {
+function dropConnectionOnReadTimeout(client: pg.PoolClient, readTimeoutMs: number): void {
   const target = client as unknown as { query: (...args: unknown[]) => unknown; connection: { stream: { destroy(): void } } };
   const query = target.query.bind(client);
   target.query = (...args: unknown[]) => {
+    const left = databaseBudgetLeft();
+    // Kysely's calls: (text, values), answered by a promise; pg's own callback form goes as it is.
+    if (left !== undefined && typeof args[0] === 'string' && typeof args.at(-1) !== 'function') {
+      if (left <= 0) return Promise.reject(budgetSpentError());
+      if (readTimeoutMs === 0 || left < readTimeoutMs) args = [{ text: args[0], values: args[1], query_timeout: Math.ceil(left) }];
+    }
     const result = query(...args);
     if (!(result instanceof Promise)) return result;
     return result.catch((error: unknown) => {
       if (error instanceof Error && error.message === 'Query read timeout') target.connection.stream.destroy();
       throw error;
     });
+  };
+}
+
+/** pg-pool's checkout, refused at once within a request whose time for the database is spent. */
+function refuseCheckoutWhenBudgetSpent(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { connect: (...args: unknown[]) => unknown }).connect = (...args: unknown[]) => {
+    const left = databaseBudgetLeft();
+    if (args.length === 0 && left !== undefined && left <= 0) return Promise.reject(budgetSpentError());
+    return connect(...args);
   };
 }
 

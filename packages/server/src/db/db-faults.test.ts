@@ -265,4 +265,45 @@ describe.skipIf(!postgresUrl)('PostgreSQL faults', () => {
       await schema.drop();
     }
   }, 60_000);
+  it("answers 503 once a request's statements together outlast the read timeout, when the database answers each one slowly", async () => {
+    const schema = await freshPostgresSchema(postgresUrl!);
+    const { proxy, viaProxy } = await throughProxy(schema.url);
+    // A read timeout of 2 s (statement 1 s + 1 s): each statement below answers in about 0.6 s.
+    const server = await startTestServer({ databaseUrl: viaProxy.toString(), env: { DATABASE_CONNECT_TIMEOUT_MS: '3000', DATABASE_STATEMENT_TIMEOUT_MS: '1000' }, captureLogs: true });
+    try {
+      const rp = await relyingParty(server.url, 'demo-app', 'demo-secret');
+      const browser = new TestBrowser();
+      const challenge = await startSignIn(browser, server.url, await authorizationRequest(rp));
+
+      proxy.slow(300);
+      const started = Date.now();
+      const login = await browser.fetch(`${server.url}/api/v1/users/login`, {
+        method: 'POST',
+        signal: AbortSignal.timeout(30_000),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ challenge, username: 'demo@example.com', password: 'Passw0rd!', client_id: 'demo-app' }),
+      });
+      const ms = Date.now() - started;
+      // Every statement was answered within its timeout, one after the other: the sign-in took
+      // their sum (over 5 s here, 40 s with the defaults and 2-3 s per packet); now it stops at 2 s.
+      expect({ status: login.status, retryAfter: login.headers.get('retry-after'), code: ((await login.json()) as { error?: { code: number } }).error?.code }).toEqual({
+        status: 503,
+        retryAfter: '5',
+        code: 1294,
+      });
+      expect(ms).toBeLessThan(3500);
+
+      proxy.restore();
+      expect((await getPolicy(server)).status).toBe(200);
+      const { tokens } = await signIn(server.url, rp, 'demo@example.com', 'Passw0rd!');
+      expect(tokens.claims()).toMatchObject({ email: 'demo@example.com' });
+      expect(unhandled).toEqual([]);
+      const lines = server.logs.flatMap((chunk) => chunk.split('\n')).filter(Boolean);
+      expect(lines.filter((line) => line.includes('unhandled error'))).toEqual([]);
+    } finally {
+      await server.close();
+      await proxy.close();
+      await schema.drop();
+    }
+  }, 60_000);
 });

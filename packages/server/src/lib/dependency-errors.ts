@@ -32,6 +32,8 @@ const MESSAGES = [
   /^timeout exceeded when trying to connect$/,
   /^Query read timeout$/,
   /^Client has encountered a connection error and is not queryable$/,
+  // lib/database-budget.ts: a request's statements together outlasted the read timeout
+  /^the request's time for the database .* is spent$/,
   /^terminating connection due to administrator command$/,
   /^the database system is (starting up|shutting down|in recovery mode)$/,
   // ioredis

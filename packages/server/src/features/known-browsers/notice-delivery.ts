@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { withTimeout } from '../../lib/with-timeout.ts';
 import { scrubProviderText } from '../../lib/redact.ts';
+import { withoutBudget } from '../../lib/database-budget.ts';
 import type { CodeMessage } from '../../messaging/templates/templates.ts';
 
 /**
@@ -46,8 +47,8 @@ export function inBackground(ctx: Pick<AppContext, 'log'>, what: string, work: (
   let pending = pendingByContext.get(ctx);
   if (!pending) pendingByContext.set(ctx, (pending = new Set()));
   const set = pending;
-  const task: Promise<void> = Promise.resolve()
-    .then(work)
+  // Outside the request's time for the database: the request does not wait for it.
+  const task: Promise<void> = withoutBudget(() => Promise.resolve().then(work))
     .catch((error: unknown) => ctx.log.warn({ reason: error instanceof Error ? error.message : String(error) }, `${what} failed`))
     .finally(() => set.delete(task));
   set.add(task);
