@@ -15,6 +15,7 @@ import { answerFailuresPastTheProvider, logProviderServerErrors } from './oidc/p
 import { discoveryAliasRoutes, issuerMetadataInPlace, ISSUER_METADATA_PATHS } from './oidc/discovery-aliases.routes.ts';
 import { registerRequestIdHeader, requestIdOptions } from './plugins/request-id.ts';
 import { registerDatabaseBudget } from './plugins/database-budget.ts';
+import { databaseEngine } from './db/database.ts';
 import { logRequestsLeftUnanswered } from './plugins/request-log.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { LOG_REDACT_PATHS } from './lib/redact.ts';
@@ -74,7 +75,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerDatabaseBudget(app, config.database.statementTimeoutMs);
+  // PostgreSQL only: SQLite runs in the process, its statements cannot be slow in this way, and
+  // the budget's AsyncLocalStorage costs every request's promises a little.
+  if (databaseEngine(config.databaseUrl) === 'postgres') registerDatabaseBudget(app, config.database.statementTimeoutMs);
   registerRequestIdHeader(app);
   logRequestsLeftUnanswered(app);
   registerErrorHandling(app);
