@@ -132,8 +132,17 @@ describe('sign-in through the OpenID Connect flow', () => {
     const silent = await authorizationRequest(elsewhere, { prompt: 'none' });
     const { url } = await browser.follow(silent.url, server.url);
     expect(url.startsWith(elsewhere.redirectUri)).toBe(true);
-    expect(new URL(url).searchParams.get('error')).toBe('interaction_required');
     expect(new URL(url).searchParams.get('code')).toBeNull();
+    // The same answer as for a browser with no session at all: the other tenant's client does not
+    // learn that this browser is signed in somewhere.
+    const answer = (address: string) => {
+      const { error, error_description } = Object.fromEntries(new URL(address).searchParams);
+      return { error, error_description };
+    };
+    const stranger = await authorizationRequest(elsewhere, { prompt: 'none' });
+    const strangerUrl = (await new TestBrowser().follow(stranger.url, server.url)).url;
+    expect(answer(url)).toEqual({ error: 'login_required', error_description: 'End-User authentication is required' });
+    expect(answer(url)).toEqual(answer(strangerUrl));
 
     // Without prompt=none: the sign-in screen, not skipped, and the demo tenant's password opens nothing there.
     const auth = await authorizationRequest(elsewhere);

@@ -84,8 +84,10 @@ function loginPolicy(deps: ProviderDeps) {
   const login = policy.get('login');
   // One provider session serves every tenant's clients, so a session that belongs to a user of
   // another tenant than the client's must sign in again rather than be handed to this client.
+  // To that client (prompt=none) it answers exactly as no session does: a tenant's relying party
+  // must not learn that the browser is signed in to some other tenant.
   login?.checks.add(
-    new interactionPolicy.Check('tenant_mismatch', 'the session belongs to another tenant', async (ctx) => {
+    new interactionPolicy.Check('tenant_mismatch', 'End-User authentication is required', 'login_required', async (ctx) => {
       const accountId = ctx.oidc.session?.accountId;
       const clientId = ctx.oidc.client?.clientId;
       if (!accountId || !clientId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
