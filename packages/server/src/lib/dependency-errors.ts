@@ -38,6 +38,8 @@ const MESSAGES = [
   /^the database system is (starting up|shutting down|in recovery mode)$/,
   // ioredis
   /^Connection is closed\.$/,
+  // lib/redis.ts: refused at once during an outage, not queued
+  /^Redis \(REDIS_URL\) is unreachable: the command was not sent$/,
   /^Command timed out$/,
   /^Stream isn't writeable and enableOfflineQueue options is false$/,
   /^Reached the max retries per request limit/,

@@ -45,19 +45,44 @@ export async function createRedisClient(url: string, config: RedisConfig, log: P
     retryStrategy: reconnectDelay,
   });
   const where = maskRedisUrl(url);
-  let down = false;
+  let downSince: number | undefined;
   // Without a listener ioredis prints every failed reconnect with its stack; one line per outage is enough.
   redis.on('error', (error: Error) => {
-    if (down) return;
-    down = true;
+    if (downSince !== undefined) return;
+    downSince = Date.now();
     log.warn({ redis: where, err: { message: error.message, code: (error as NodeJS.ErrnoException).code } }, 'Redis (REDIS_URL) unreachable; requests that need it answer 503 until it is back');
   });
   redis.on('ready', () => {
-    if (!down) return;
-    down = false;
+    if (downSince === undefined) return;
+    downSince = undefined;
     log.info({ redis: where }, 'Redis (REDIS_URL) reachable again');
   });
+  failFastDuringOutage(redis, () => downSince, config.redisCommandTimeoutMs);
   return redis;
+}
+
+/** What a command refused during an outage fails with (a dependency failure: 503, Retry-After). */
+export const REDIS_OUTAGE_MESSAGE = 'Redis (REDIS_URL) is unreachable: the command was not sent';
+
+/**
+ * The offline queue rides out a restart; an outage that has lasted longer than a command may wait
+ * is not a restart. From then until the client reconnects, a command fails at once instead of
+ * waiting its whole commandTimeout in the queue: every request that needs Redis got its 503 after
+ * 2 s (a refused connection reconnects every 3 s at most), now it gets it at once. Commands of the
+ * handshake and ready check (status 'connect') and of a ready client go through as always.
+ */
+function failFastDuringOutage(redis: Redis, downSince: () => number | undefined, graceMs: number): void {
+  type Send = Redis['sendCommand'];
+  const send: Send = redis.sendCommand.bind(redis);
+  const reconnecting = new Set(['connecting', 'reconnecting', 'close']);
+  redis.sendCommand = ((command: Parameters<Send>[0], ...rest: unknown[]) => {
+    const since = downSince();
+    if (since !== undefined && reconnecting.has(redis.status) && Date.now() - since >= graceMs) {
+      command.reject(new Error(REDIS_OUTAGE_MESSAGE));
+      return command.promise;
+    }
+    return (send as (...args: unknown[]) => ReturnType<Send>)(command, ...rest);
+  }) as Send;
 }
 
 /**

@@ -471,6 +471,33 @@ describe.skipIf(!REDIS_URL)('Passgate with Redis that is flushed, cut or silent'
     expect(unhandled).toEqual([]);
   });
 
+  it('once the outage has outlasted a command timeout, answers a request that needs Redis at once, and uses Redis again when it is back', async () => {
+    const warnedBefore = server.logs.filter((line) => line.includes('Redis (REDIS_URL) unreachable')).length;
+    await proxy.cut();
+    // Within the command timeout a command waits in the offline queue, as it would through a restart.
+    const first = await timed(async () => new TestBrowser().fetch((await authorizationRequest(demoApp)).url));
+    expect(first.answer.status).toBe(503);
+    // The outage counts from the client's first failed reconnect, which the log says.
+    const until = Date.now() + 5_000;
+    while (server.logs.filter((line) => line.includes('Redis (REDIS_URL) unreachable')).length === warnedBefore && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await new Promise((resolve) => setTimeout(resolve, COMMAND_TIMEOUT_MS + 100));
+
+    // Past it, the command is refused before it is queued: a 503 with Retry-After, without the wait.
+    const later = await timed(async () => new TestBrowser().fetch((await authorizationRequest(demoApp)).url));
+    expect(later.answer.status).toBe(503);
+    expect(later.answer.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(later.ms).toBeLessThan(COMMAND_TIMEOUT_MS / 2);
+    expect(server.logs.some((line) => line.includes('the command was not sent'))).toBe(true);
+
+    await proxy.restore();
+    await redisReady();
+    const { tokens } = await signIn(server.url, demoApp, 'demo@example.com', 'Passw0rd!');
+    expect(tokens.claims()).toMatchObject({ email: 'demo@example.com' });
+    expect(unhandled).toEqual([]);
+  });
+
   it('keeps the rate limits while Redis is away: counted in memory, neither opened nor failing', async () => {
     await proxy.cut();
     const { loginPerIp } = server.ctx.rateLimits;
