@@ -46,8 +46,10 @@ export async function createRedisClient(url: string, config: RedisConfig, log: P
   });
   const where = maskRedisUrl(url);
   let downSince: number | undefined;
+  let lastError: Error | undefined;
   // Without a listener ioredis prints every failed reconnect with its stack; one line per outage is enough.
   redis.on('error', (error: Error) => {
+    lastError = error;
     if (downSince !== undefined) return;
     downSince = Date.now();
     log.warn({ redis: where, err: { message: error.message, code: (error as NodeJS.ErrnoException).code } }, 'Redis (REDIS_URL) unreachable; requests that need it answer 503 until it is back');
@@ -57,7 +59,7 @@ export async function createRedisClient(url: string, config: RedisConfig, log: P
     downSince = undefined;
     log.info({ redis: where }, 'Redis (REDIS_URL) reachable again');
   });
-  failFastDuringOutage(redis, () => downSince, config.redisCommandTimeoutMs);
+  failFastDuringOutage(redis, () => (downSince === undefined ? undefined : { since: downSince, cause: lastError }), config.redisCommandTimeoutMs);
   return redis;
 }
 
@@ -71,14 +73,15 @@ export const REDIS_OUTAGE_MESSAGE = 'Redis (REDIS_URL) is unreachable: the comma
  * 2 s (a refused connection reconnects every 3 s at most), now it gets it at once. Commands of the
  * handshake and ready check (status 'connect') and of a ready client go through as always.
  */
-function failFastDuringOutage(redis: Redis, downSince: () => number | undefined, graceMs: number): void {
+function failFastDuringOutage(redis: Redis, outage: () => { since: number; cause: Error | undefined } | undefined, graceMs: number): void {
   type Send = Redis['sendCommand'];
   const send: Send = redis.sendCommand.bind(redis);
   const reconnecting = new Set(['connecting', 'reconnecting', 'close']);
   redis.sendCommand = ((command: Parameters<Send>[0], ...rest: unknown[]) => {
-    const since = downSince();
-    if (since !== undefined && reconnecting.has(redis.status) && Date.now() - since >= graceMs) {
-      command.reject(new Error(REDIS_OUTAGE_MESSAGE));
+    const down = outage();
+    if (down && reconnecting.has(redis.status) && Date.now() - down.since >= graceMs) {
+      // The last connection error goes with it, for a start-up failure to say why.
+      command.reject(new Error(REDIS_OUTAGE_MESSAGE, { cause: down.cause }));
       return command.promise;
     }
     return (send as (...args: unknown[]) => ReturnType<Send>)(command, ...rest);
@@ -103,7 +106,8 @@ export async function waitForRedis(redis: Redis, url: string, timeoutMs: number,
       if (database !== 0) await redis.select(database);
       return;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+      const reason = error instanceof Error ? `${error.message}${cause}` : String(error);
       if (error instanceof Error && error.name === 'ReplyError' && /^ERR /.test(error.message)) {
         redis.disconnect();
         const failure = new Error(`REDIS_URL=${maskRedisUrl(url)} names database ${database}, which Redis refuses: ${reason}`);

@@ -55,12 +55,16 @@ describe('the Redis client, without Redis', () => {
         REDIS_URL: `redis://:s3cret@127.0.0.1:${port}/0`,
         STARTUP_TIMEOUT_MS: '700',
         REDIS_CONNECT_TIMEOUT_MS: '200',
+        // Shorter than the start-up wait: its last pings are refused at once, as in an outage.
+        REDIS_COMMAND_TIMEOUT_MS: '100',
         LOG_LEVEL: 'silent',
       });
       const started = Date.now();
       const failure = await createAppContext(config).then(() => undefined, (error: unknown) => error as Error);
       expect(Date.now() - started).toBeLessThan(5000);
       expect(failure?.message).toMatch(/REDIS_URL=redis:\/\/:\*\*\*@127\.0\.0\.1/);
+      // Why, whichever way the last ping failed: the connection's own error.
+      expect(failure?.message).toContain('ECONNREFUSED');
       expect(failure?.message).not.toContain('s3cret');
     } finally {
       rmSync(dir, { recursive: true, force: true });
