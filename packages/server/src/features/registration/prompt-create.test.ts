@@ -81,6 +81,20 @@ describe('prompt=create', () => {
     expect(screen.searchParams.get('client_id')).toBe('partner-shop');
   });
 
+  it("answers 503 with Retry-After when the database cannot say whether the client may register, and the registration screen once it can", async () => {
+    const findTenant = server.ctx.tenants.findById;
+    server.ctx.tenants.findById = () => Promise.reject(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }));
+    try {
+      const auth = await authorizationRequest(demoApp, { prompt: 'create' });
+      const answer = await new TestBrowser().fetch(auth.url);
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      server.ctx.tenants.findById = findTenant;
+    }
+    expect((await open(new TestBrowser(), demoApp, { prompt: 'create' })).screen.pathname).toBe('/register');
+  });
+
   it('cannot be combined with prompt=none', async () => {
     const { screen } = await open(new TestBrowser(), demoApp, { prompt: 'none create' });
     expect(screen.origin + screen.pathname).toBe(demoApp.redirectUri);
