@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../plugins/errors.ts';
 import type { ClientRecord } from '../clients/clients.queries.ts';
 import type { TenantRecord } from '../tenants/tenants.queries.ts';
+import { usernameKinds } from './visitor-input.ts';
 
 /** The client a login-flow call names, with its tenant and what it may do (SPEC.md section 6). */
 export interface FlowClient {
@@ -38,6 +39,5 @@ export async function registrationOpen(ctx: Pick<AppContext, 'clients' | 'tenant
   const client = await ctx.clients.findById(clientId);
   const tenant = client && (await ctx.tenants.findById(client.tenantId));
   if (!client || !tenant?.registrationAllowed) return false;
-  const capabilities = effectiveCapabilities(client.permissions);
-  return capabilities.has('users:email:register') || capabilities.has('users:phoneNumber:register');
+  return usernameKinds({ client, tenant, capabilities: effectiveCapabilities(client.permissions) }, 'register').length > 0;
 }
